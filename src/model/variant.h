@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * variant.h - which page-cache protocol a run models, and which of the
+ * known bugs are planted back into it.  Documented in doc/variants.md with
+ * the seed hunk each knob reverts.  Set once before a run; never changed
+ * while contexts run.
+ */
+#ifndef PAGERACE_MODEL_VARIANT_H
+#define PAGERACE_MODEL_VARIANT_H
+
+enum pr_protocol {
+	PROTO_LOCKED,	/* 2.6.13 before the patches: tree_lock on lookups */
+	PROTO_V2,	/* the seeds: lockless pagecache 2 (default) */
+	PROTO_MERGED,	/* 2.6.27: get_page_unless_zero, page_freeze_refs */
+};
+
+/* Bug knobs: each reverts one fix of the seeds (v1 bugs and others). */
+enum pr_knob {
+	KNOB_SPEC_FREE_CHECK	= 1 << 0, /* no PageFree test in get_speculative */
+	KNOB_RADIX_RCU_FREE	= 1 << 1, /* radix nodes freed at once, not via RCU */
+	KNOB_SPEC_IRQ		= 1 << 2, /* get_speculative: preempt off, irqs on */
+	KNOB_ADD_AFTER_INSERT	= 1 << 3, /* page published before it is set up */
+	KNOB_NO_FREEING_FLAG	= 1 << 4, /* shrink_list without SetPageFreeing */
+	KNOB_NO_RECHECK		= 1 << 5, /* get_speculative without page != *pagep */
+	KNOB_LOCK_NO_RECHECK	= 1 << 6, /* find_lock_page without mapping recheck */
+};
+
+struct pr_variant {
+	enum pr_protocol protocol;
+	unsigned int knobs;
+	unsigned int radix_map_shift;	/* RADIX_TREE_MAP_SHIFT: 2 or 3 (6 in 2.6.13) */
+};
+
+extern struct pr_variant variant;
+
+static inline int knob(enum pr_knob k)
+{
+	return (variant.knobs & k) != 0;
+}
+
+/* Name <-> value, for the command line, scenarios and traces. */
+int variant_protocol_parse(const char *name, enum pr_protocol *out);
+const char *variant_protocol_name(enum pr_protocol p);
+int variant_knob_parse(const char *name, enum pr_knob *out);
+const char *variant_knob_name(enum pr_knob k);
+
+#endif /* PAGERACE_MODEL_VARIANT_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fiber.c - stacks and the portable half of the context switch.
+ */
+#include "runtime/fiber.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+
+	return p > 0 ? (size_t)p : 4096;
+}
+
+int pr_fiber_alloc(struct pr_fiber *f, size_t size)
+{
+	size_t pg = page_size();
+	void *m;
+
+	memset(f, 0, sizeof(*f));
+	size = (size + pg - 1) & ~(pg - 1);
+	m = mmap(NULL, size + pg, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	/* Stacks grow down: the guard page sits at the lowest address. */
+	if (mprotect(m, pg, PROT_NONE) != 0) {
+		munmap(m, size + pg);
+		return -1;
+	}
+	f->stack = m;
+	f->size = size + pg;
+	return 0;
+}
+
+void pr_fiber_release(struct pr_fiber *f)
+{
+	if (f->stack)
+		munmap(f->stack, f->size);
+	f->stack = NULL;
+}
+
+#ifndef PR_FIBER_UCONTEXT
+
+void pr_fiber_swap(void **save_sp, void *new_sp);
+
+void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
+{
+	uintptr_t top = ((uintptr_t)f->stack + f->size) & ~(uintptr_t)15;
+	void **sp = (void **)top;
+
+	/*
+	 * After pr_fiber_swap pops six registers and returns into @entry,
+	 * %rsp must be 8 mod 16, as at any function entry.  The zero return
+	 * address above @entry ends every backtrace taken on this stack.
+	 */
+	*--sp = NULL;
+	*--sp = (void *)entry;
+	for (int i = 0; i < 6; i++)
+		*--sp = NULL;
+	f->sp = sp;
+}
+
+void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
+{
+	pr_fiber_swap(&from->sp, to->sp);
+}
+
+#endif /* !PR_FIBER_UCONTEXT */

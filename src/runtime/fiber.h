@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fiber.h - user-space execution contexts for simulated CPUs.
+ *
+ * All fibers of a run share one OS thread, so their interleaving is
+ * exactly what the scheduler decides.  On x86-64 a switch is a handful of
+ * pushes and pops (fiber_x86_64.S); elsewhere ucontext is the fallback.
+ * Stacks come from mmap with a PROT_NONE guard page below them, so an
+ * overflow faults (and is contained as a crash) instead of corrupting the
+ * neighbour's stack.
+ */
+#ifndef PAGERACE_RUNTIME_FIBER_H
+#define PAGERACE_RUNTIME_FIBER_H
+
+#include <stddef.h>
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifdef PR_FIBER_UCONTEXT
+#include <ucontext.h>
+#endif
+
+struct pr_fiber {
+#ifdef PR_FIBER_UCONTEXT
+	ucontext_t uc;
+#else
+	void *sp;		/* saved stack pointer while switched out */
+#endif
+	void *stack;		/* mapping, guard page included; NULL: main */
+	size_t size;		/* mapping size */
+};
+
+/* Map a stack of @size bytes (plus guard) once; reused by every run. */
+int pr_fiber_alloc(struct pr_fiber *f, size_t size);
+void pr_fiber_release(struct pr_fiber *f);
+
+/* Arrange for the next switch to @f to start @entry() on a fresh stack. */
+void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void));
+
+/* Save the running context into @from and resume @to. */
+void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to);
+
+#endif /* PAGERACE_RUNTIME_FIBER_H */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - executing one run of a program under a strategy, and what a run
+ * leaves behind: its schedule (the decisions, run-length encoded) and its
+ * verdict.
+ */
+#ifndef PAGERACE_RUNTIME_RUN_H
+#define PAGERACE_RUNTIME_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "runtime/context.h"
+#include "strategy/strategy.h"
+
+/*
+ * A program under test.  @setup resets the program's shared state and
+ * creates its contexts (pr_spawn, pr_inject); it runs before every run, on
+ * the main stack.  @finish, if set, runs after a run that did not fail and
+ * may pr_fail() on end-of-run invariants (leaks, lost updates).
+ */
+struct pr_program {
+	const char *name;
+	const char *summary;
+	void (*setup)(void *arg);
+	void (*finish)(void *arg);
+	void *arg;
+};
+
+/*
+ * One segment of a schedule: choice @code ran for @steps yield points,
+ * then stopped at the site labelled @end (see pr_site_label).
+ */
+struct pr_segment {
+	uint16_t code;
+	uint32_t steps;
+	const struct pr_site *end;	/* recording: the site itself */
+	const char *end_label;		/* read from a trace */
+};
+
+struct pr_schedule {
+	struct pr_segment *seg;
+	size_t n, cap;
+};
+
+void pr_schedule_init(struct pr_schedule *s);
+void pr_schedule_free(struct pr_schedule *s);
+void pr_schedule_push(struct pr_schedule *s, const struct pr_segment *seg);
+uint64_t pr_schedule_steps(const struct pr_schedule *s);
+/* The label of segment @i's end, whichever way the schedule was made. */
+const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,
+				 size_t len);
+
+/* "func:kind" or "func:kind:tag": how traces identify a site. */
+const char *pr_site_label(const struct pr_site *site, char *buf, size_t len);
+const char *pr_kind_name(int kind);
+
+#define PR_VERDICT_TEXT 256
+
+struct pr_verdict {
+	char kind[32];		/* "" if the run passed */
+	uint64_t step;
+	int ctx;		/* -1: outside any context (end-of-run check) */
+	int in_event;		/* inside an injected event's handler */
+	char ctx_name[32];
+	char obj[64];
+	char site[128];		/* label of the last yield point passed */
+	char where[160];	/* file:line of that yield point */
+	char msg[PR_VERDICT_TEXT];
+};
+
+struct pr_run_result {
+	int failed;		/* a verdict other than divergence */
+	int diverged;		/* replay could not follow its schedule */
+	uint64_t steps;
+	uint64_t preemptions;	/* switches away from a still-runnable context */
+	struct pr_verdict verdict;
+};
+
+struct pr_run_options {
+	uint64_t max_steps;	/* a run longer than this is a livelock */
+	size_t stack_size;	/* per context */
+};
+
+void pr_run_options_default(struct pr_run_options *o);
+
+/*
+ * Execute run @run of @prog with strategy @strat and exploration seed
+ * @seed.  When @rec is not NULL the schedule is recorded into it (it is
+ * emptied first).  Returns res->failed || res->diverged.
+ */
+int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
+		const struct pr_run_options *opts, uint64_t seed, uint64_t run,
+		struct pr_schedule *rec, struct pr_run_result *res);
+
+/*
+ * Optional observer for rich replay: called at every yield point the
+ * runtime passes through its slow path (the strategy sets budget 1 to see
+ * them all).  NULL by default; exploration never pays for it.
+ */
+typedef void (*pr_step_observer)(const struct pr_site *site, const void *obj,
+				 int ctx, uint64_t step);
+void pr_set_step_observer(pr_step_observer fn);
+
+#endif /* PAGERACE_RUNTIME_RUN_H */

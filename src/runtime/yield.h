@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * yield.h - yield points: the only places where a simulated CPU can be
+ * preempted.
+ *
+ * Model code marks every shared-memory access with one of the PR_* macros
+ * below, placed *before* the access.  The macro records where it is (file,
+ * line, function), what kind of access follows and which object it touches,
+ * so that replay can explain a failure and a later partial-order reduction can
+ * tell independent steps apart.
+ *
+ * Hot path: a yield point that does not switch costs one decrement and one
+ * predictable branch.  The scheduler hands the running context a budget of
+ * steps it may take without being consulted; only when the budget runs out
+ * (or a strategy asked to see every step, as replay with instrumentation
+ * does) is pr_yield_slow() called.  Everything rich is gathered there.
+ */
+#ifndef PAGERACE_RUNTIME_YIELD_H
+#define PAGERACE_RUNTIME_YIELD_H
+
+#include <stdint.h>
+
+/* What kind of access follows a yield point. */
+enum pr_kind {
+	PR_K_YIELD = 0,		/* no access: an explicit preemption point */
+	PR_K_LOAD,		/* plain or READ_ONCE load */
+	PR_K_STORE,		/* plain or WRITE_ONCE store */
+	PR_K_RMW,		/* atomic read-modify-write */
+	PR_K_LOCK,		/* lock acquisition attempt */
+	PR_K_UNLOCK,		/* lock release */
+	PR_K_FENCE,		/* memory barrier */
+	PR_K_ACQUIRE,		/* rcu_dereference, acquire load */
+	PR_K_RELEASE,		/* rcu_assign_pointer, release store */
+	PR_K_SPIN,		/* cpu_relax() in a wait loop */
+	PR_K_BLOCK,		/* sleeping wait */
+	PR_K_NR
+};
+
+/* Kinds after which the shared state may have changed. */
+#define PR_KIND_WRITES(k)						\
+	((k) == PR_K_STORE || (k) == PR_K_RMW || (k) == PR_K_LOCK ||	\
+	 (k) == PR_K_UNLOCK || (k) == PR_K_RELEASE)
+
+/*
+ * A yield point's static description.  One per source location, in
+ * read-only data; its address is never used as an identity (ASLR), only
+ * its contents.  The trace identifies a site by "func:kind[:tag]", which
+ * survives edits that move lines.
+ */
+struct pr_site {
+	const char *func;
+	const char *file;
+	int line;
+	unsigned char kind;	/* enum pr_kind */
+	const char *tag;	/* optional: what is accessed, e.g. "_count" */
+};
+
+/*
+ * The scheduler state the hot path touches, kept together in one line.
+ * @budget:	steps the running context may still take unconsulted.
+ * @store_epoch: bumped after every writing access; spin-waiters sleep
+ *		until it moves (nothing they re-read can have changed before).
+ * @spinners:	set while some context sleeps in a spin-wait, so that the
+ *		first store after it makes the scheduler look again.
+ */
+struct pr_hot {
+	int64_t budget;
+	uint64_t store_epoch;
+	int spinners;		/* spin-waiters a store would wake */
+};
+extern struct pr_hot pr_hot;
+
+void pr_yield_slow(const struct pr_site *site, const void *obj);
+void pr_wake_spinners(void);
+
+static inline void pr_yield_at(const struct pr_site *site, const void *obj,
+			       int writes)
+{
+	if (__builtin_expect(--pr_hot.budget <= 0, 0))
+		pr_yield_slow(site, obj);
+	if (writes) {
+		pr_hot.store_epoch++;
+		if (__builtin_expect(pr_hot.spinners != 0, 0))
+			pr_wake_spinners();
+	}
+}
+
+#define PR__SITE(kind, tag)						\
+	static const struct pr_site pr__site = {			\
+		__func__, __FILE__, __LINE__, (kind), (tag) }
+
+/* A yield point before an access of @kind to @obj; @tag names the field. */
+#define PR_YIELD_POINT(kind, tag, obj) do {				\
+		PR__SITE(kind, tag);					\
+		pr_yield_at(&pr__site, (obj), PR_KIND_WRITES(kind));	\
+	} while (0)
+
+#define PR_LOAD(obj, tag)	PR_YIELD_POINT(PR_K_LOAD, tag, obj)
+#define PR_STORE(obj, tag)	PR_YIELD_POINT(PR_K_STORE, tag, obj)
+#define PR_RMW(obj, tag)	PR_YIELD_POINT(PR_K_RMW, tag, obj)
+#define PR_LOCK(obj, tag)	PR_YIELD_POINT(PR_K_LOCK, tag, obj)
+#define PR_UNLOCK(obj, tag)	PR_YIELD_POINT(PR_K_UNLOCK, tag, obj)
+#define PR_FENCE(tag)		PR_YIELD_POINT(PR_K_FENCE, tag, (void *)0)
+#define PR_ACQUIRE(obj, tag)	PR_YIELD_POINT(PR_K_ACQUIRE, tag, obj)
+#define PR_RELEASE(obj, tag)	PR_YIELD_POINT(PR_K_RELEASE, tag, obj)
+#define PR_YIELD(tag)		PR_YIELD_POINT(PR_K_YIELD, tag, (void *)0)
+
+/*
+ * Spin-wait: call in the body of a wait loop, after re-reading the
+ * condition.  The context stops being schedulable until some other access
+ * writes shared state, so a spinner never starves the context it waits for,
+ * and a round in which everyone spins and nobody writes is a livelock.
+ */
+void pr_spin(const struct pr_site *site, const void *obj);
+#define PR_SPIN(obj, tag) do {						\
+		PR__SITE(PR_K_SPIN, tag);				\
+		pr_spin(&pr__site, (obj));				\
+	} while (0)
+
+/*
+ * Sleeping wait: the context blocks until pr_wake(@waitq).  The caller
+ * re-checks its condition afterwards (wake-ups may be spurious).
+ */
+void pr_block(const struct pr_site *site, const void *waitq);
+#define PR_BLOCK(waitq, tag) do {					\
+		PR__SITE(PR_K_BLOCK, tag);				\
+		pr_block(&pr__site, (waitq));				\
+	} while (0)
+
+/* Make every context blocked on @waitq runnable again. */
+void pr_wake(const void *waitq);
+
+#endif /* PAGERACE_RUNTIME_YIELD_H */

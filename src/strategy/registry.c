@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * registry.c - strategies by name, for the command line and traces.
+ */
+#include "strategy/strategy.h"
+
+#include <string.h>
+
+struct pr_strategy *pr_strategy_create(const char *name,
+				       const struct pr_strategy_params *p)
+{
+	if (strcmp(name, "random") == 0)
+		return pr_random_create();
+	if (strcmp(name, "pct") == 0)
+		return pr_pct_create(p);
+	return NULL;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strategy.h - the three-call interface between the scheduler and a
+ * scheduling strategy (random, pct, replay, ...).
+ *
+ * At every decision point the runtime builds the set of enabled choices
+ * and asks the strategy which one runs next and for how many steps it may
+ * run unconsulted (its budget).  The runtime consults again earlier if the
+ * enabled set changes (a wake-up, interrupts re-enabled), if the chosen
+ * context blocks, spins or finishes, or when the budget runs out.
+ *
+ * A strategy's randomness derives from (seed, run index) alone, so that any
+ * run can be re-executed on its own and runs can be split across workers.
+ */
+#ifndef PAGERACE_STRATEGY_H
+#define PAGERACE_STRATEGY_H
+
+#include <stdint.h>
+#include "runtime/yield.h"
+
+/* A choice: run context @ctx, or first deliver injection @inject to it. */
+struct pr_choice {
+	uint8_t ctx;
+	int8_t inject;		/* -1 for "run the context" */
+	uint8_t was_spinning;	/* re-enabled by a store after spinning */
+};
+
+/* Encoded choice as stored in schedules: ctx, or PR_CHOICE_EVENT + id. */
+#define PR_CHOICE_EVENT	64
+static inline int pr_choice_code(const struct pr_choice *c)
+{
+	return c->inject < 0 ? c->ctx : PR_CHOICE_EVENT + c->inject;
+}
+
+/* Why the runtime is asking. */
+enum pr_reason {
+	PR_R_START,	/* first decision of a run */
+	PR_R_BUDGET,	/* the running context used up its budget */
+	PR_R_CHANGED,	/* the enabled set changed */
+	PR_R_SPIN,	/* the running context began to spin-wait */
+	PR_R_BLOCK,	/* the running context blocked */
+	PR_R_EXIT,	/* the running context finished */
+	PR_R_IRET,	/* an injected event's handler returned */
+};
+
+#define PR_MAX_CHOICES	64
+
+struct pr_choices {
+	int n;
+	struct pr_choice c[PR_MAX_CHOICES];
+	int current;		/* index of "continue the running context", or -1 */
+	int prev_ctx;		/* context that ran last, or -1 */
+	enum pr_reason reason;
+	uint64_t step;		/* yield points passed so far in this run */
+	uint64_t seg_steps;	/* steps taken by the open segment */
+	int seg_code;		/* its choice code, or -1 at the start */
+	const struct pr_site *at; /* where the running context stopped */
+};
+
+#define PR_BUDGET_UNBOUNDED	(INT64_MAX / 4)
+
+struct pr_strategy;
+
+struct pr_strategy_ops {
+	const char *name;
+	/* Prepare run @run of the exploration seeded with @seed. */
+	void (*begin_run)(struct pr_strategy *s, uint64_t seed, uint64_t run);
+	/*
+	 * Return an index into @cs->c and set *@budget (>= 1) to the number of
+	 * yield points the chosen context may pass before the next call.  A
+	 * negative return aborts the run as a divergence (replay only); the
+	 * strategy then explains why in s->error.
+	 */
+	int (*pick)(struct pr_strategy *s, const struct pr_choices *cs,
+		    int64_t *budget);
+	/* The run is over; @steps is its length. */
+	void (*end_run)(struct pr_strategy *s, uint64_t steps);
+	void (*destroy)(struct pr_strategy *s);
+};
+
+struct pr_strategy {
+	const struct pr_strategy_ops *ops;
+	char error[256];
+};
+
+/* Parameters that any strategy may read; parsed from the command line. */
+struct pr_strategy_params {
+	int pct_depth;		/* PCT's d: d-1 priority change points */
+	uint64_t pct_steps;	/* PCT's k: estimated run length */
+};
+
+struct pr_schedule;
+
+struct pr_strategy *pr_random_create(void);
+struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
+struct pr_strategy *pr_replay_create(const struct pr_schedule *sched);
+
+/* By name ("random", "pct"); NULL for an unknown name. */
+struct pr_strategy *pr_strategy_create(const char *name,
+				       const struct pr_strategy_params *p);
+
+#endif /* PAGERACE_STRATEGY_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.h - the trace file: everything needed to replay one run exactly
+ * (program, strategy and its parameters, seed, run index, run options) and
+ * what that run did (its verdict and its schedule).
+ *
+ * The format is versioned, line-oriented text, specified line by line in
+ * doc/trace-format.md.  The writer's output is a pure function of the
+ * struct: equal traces give byte-identical files.  The reader is strict and
+ * total: any input either parses or yields "FILE:LINE:COL: error: MESSAGE";
+ * it never crashes, and its memory stays proportional to the input.
+ *
+ * This module knows runtime types only; it never prints.
+ */
+#ifndef PAGERACE_TRACE_H
+#define PAGERACE_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "runtime/run.h"
+#include "strategy/strategy.h"
+
+#define PR_TRACE_FORMAT		1
+
+/* Limits, enforced by reader and writer alike (errors, never truncation). */
+#define PR_TRACE_MAX_LINE	65536		/* bytes per line, without '\n' */
+#define PR_TRACE_MAX_FILE	(1u << 30)	/* bytes per file */
+#define PR_TRACE_MAX_SEGMENTS	(1u << 24)
+#define PR_TRACE_MAX_SITES	(1u << 20)
+#define PR_TRACE_MAX_OPTIONS	256
+#define PR_TRACE_MAX_TEXT_LINES	(1u << 20)	/* lines of program-text */
+#define PR_TRACE_SEGS_PER_LINE	16		/* writer's choice only */
+
+/* Largest choice code: an injection id is an int8_t, so at most 127. */
+#define PR_TRACE_MAX_CODE	(PR_CHOICE_EVENT + 127)
+
+/* An extensible run setting, e.g. "max-steps" = "100000". */
+struct pr_trace_option {
+	char *key;	/* [A-Za-z0-9._-]+ */
+	char *value;	/* any bytes but NUL */
+};
+
+/*
+ * A trace owns every pointer in it: pr_trace_free() frees the strings, the
+ * options, the site table and sched.seg.  To write a schedule borrowed from
+ * elsewhere, clear t->sched (pr_schedule_init) before pr_trace_free().
+ */
+struct pr_trace {
+	int format;			/* PR_TRACE_FORMAT */
+	char *pagerace_version;		/* writer's; NULL: PACKAGE_VERSION */
+	char *program;			/* built-in program name or scenario path */
+	char *program_text;		/* embedded scenario text, or NULL */
+	char *strategy;			/* "random", "pct" */
+	struct pr_strategy_params params;
+	uint64_t seed, run;
+	struct pr_trace_option *opts;	/* sorted by key, keys unique */
+	size_t nopts;
+	struct pr_run_result result;
+	/*
+	 * Recorded schedules carry seg.end; read ones carry seg.end_label,
+	 * pointing into @sites (end == NULL).  A segment without an end
+	 * site (end and end_label both NULL, or an empty label) is written
+	 * without one.
+	 */
+	struct pr_schedule sched;
+	char **sites;			/* read traces: the site table */
+	size_t nsites;
+};
+
+void pr_trace_init(struct pr_trace *t);
+void pr_trace_free(struct pr_trace *t);
+
+/* The value of option @key, or NULL if absent. */
+const char *pr_trace_option(const struct pr_trace *t, const char *key);
+/*
+ * Set option @key to @value (both copied), replacing any previous value.
+ * Returns 0, or -1 with errno EINVAL (bad key, too many options) or ENOMEM.
+ */
+int pr_trace_set_option(struct pr_trace *t, const char *key,
+			const char *value);
+
+/*
+ * Can @t be written (and read back identically)?  Checks strings, ranges,
+ * choice codes, zero-step segments and the limits.  0, or -1 with a message
+ * in @err.
+ */
+int pr_trace_check(const struct pr_trace *t, char *err, size_t errlen);
+
+/*
+ * Write @t to @path atomically: to "@path.tmp.<pid>", fsync, rename.  On
+ * failure nothing is left behind and @err says why ("PATH: error: ...").
+ * Returns 0 or -1.
+ */
+int pr_trace_write(const char *path, const struct pr_trace *t, char *err,
+		   size_t errlen);
+
+/*
+ * The same text to a stream.  Returns 0, or -1 (errno EINVAL if
+ * pr_trace_check() fails, in which case nothing is written; EIO if the
+ * stream reports an error).
+ */
+int pr_trace_fprint(FILE *f, const struct pr_trace *t);
+
+/*
+ * Read a trace into @t (which need not be initialised).  Returns 0, or -1
+ * with "FILE:LINE:COL: error: MESSAGE" in @err (columns are 1-based byte
+ * offsets of the offending token) and @t left empty as after
+ * pr_trace_init().
+ */
+int pr_trace_read(const char *path, struct pr_trace *t, char *err,
+		  size_t errlen);
+/* The same from memory; @name is used in messages. @buf needs no NUL. */
+int pr_trace_parse(const char *name, const char *buf, size_t len,
+		   struct pr_trace *t, char *err, size_t errlen);
+
+#endif /* PAGERACE_TRACE_H */
