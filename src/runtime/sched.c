@@ -41,12 +41,13 @@ struct pr_ctx {
 	unsigned int flags;
 	enum ctx_state state;
 	const void *wait_obj;
-	uint64_t spin_epoch;
+	uint64_t spin_epoch;	/* stores seen when its wait-loop pass began */
+	uint64_t iter_epoch;	/* store_epoch when pr_spin last returned */
 	int events_off;		/* nesting of pr_events_disable */
 	int in_event;		/* running an injected handler */
 	int pending_event;	/* injection to run when resumed, or -1 */
 	int started;
-	const struct pr_site *at;	/* last yield point passed */
+	const struct pr_site *at;	/* last yield point, while switched out */
 	const void *at_obj;
 	struct pr_fiber fiber;	/* stack kept across runs */
 };
@@ -59,7 +60,7 @@ struct pr_injection {
 	int remaining;
 };
 
-struct pr_hot pr_hot = { PR_BUDGET_UNBOUNDED, 0, 0 };
+struct pr_hot pr_hot = { .budget = PR_BUDGET_UNBOUNDED };
 
 static struct {
 	struct pr_ctx ctx[PR_MAX_CTX];
@@ -93,6 +94,18 @@ static const struct pr_site site_exit = { "<exit>", __FILE__, 0, PR_K_YIELD, NUL
 static const struct pr_site site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL };
 
 static void decide(enum pr_reason reason);
+
+/* The running context's site lives in pr_hot; the others' in their ctx. */
+static const struct pr_site *ctx_at(int i)
+{
+	return i == rt.cur ? pr_hot.site : rt.ctx[i].at;
+}
+
+static void set_at(const struct pr_site *site, const void *obj)
+{
+	pr_hot.site = site;
+	pr_hot.obj = obj;
+}
 
 /* ---- accounting ------------------------------------------------------ */
 
@@ -135,7 +148,7 @@ static void close_segment(uint64_t min_steps)
 		seg.code = (uint16_t)rt.seg_code;
 		seg.steps = (uint32_t)(rt.seg_steps < min_steps ? min_steps
 							       : rt.seg_steps);
-		seg.end = rt.cur >= 0 ? rt.ctx[rt.cur].at : NULL;
+		seg.end = rt.cur >= 0 ? ctx_at(rt.cur) : NULL;
 		seg.end_label = NULL;
 		pr_schedule_push(rt.rec, &seg);
 	}
@@ -180,7 +193,7 @@ static void fill_verdict(int ctx, const char *kind, const void *obj,
 
 		v->in_event = c->in_event > 0;
 		snprintf(v->ctx_name, sizeof(v->ctx_name), "%s", c->name);
-		at = c->at;
+		at = ctx_at(ctx);
 	}
 	pr_obj_name(obj, v->obj, sizeof(v->obj));
 	if (at) {
@@ -341,7 +354,7 @@ static void build_choices(struct pr_choices *cs, enum pr_reason reason)
 	cs->step = rt.steps;
 	cs->seg_steps = rt.seg_steps;
 	cs->seg_code = rt.seg_code;
-	cs->at = rt.cur >= 0 ? rt.ctx[rt.cur].at : NULL;
+	cs->at = rt.cur >= 0 ? ctx_at(rt.cur) : NULL;
 }
 
 static void fiber_entry(void);
@@ -353,7 +366,12 @@ static void switch_to(int t)
 	struct pr_ctx *tc = &rt.ctx[t];
 
 	if (t != self) {
+		if (self >= 0) {
+			rt.ctx[self].at = pr_hot.site;
+			rt.ctx[self].at_obj = pr_hot.obj;
+		}
 		rt.cur = t;
+		set_at(tc->at, tc->at_obj);
 		if (!tc->started) {
 			tc->started = 1;
 			pr_fiber_prepare(&tc->fiber, fiber_entry);
@@ -436,8 +454,7 @@ static void run_event(struct pr_ctx *c)
 	e->fn(e->arg);
 	c->events_off--;
 	c->in_event--;
-	c->at = &site_iret;
-	c->at_obj = NULL;
+	set_at(&site_iret, NULL);
 	pr_hot.budget--;	/* the return from the handler is a step */
 	decide(PR_R_IRET);
 }
@@ -450,8 +467,7 @@ static void fiber_entry(void)
 		run_event(c);
 	c->fn(c->arg);
 	c->state = CTX_DONE;
-	c->at = &site_exit;
-	c->at_obj = NULL;
+	set_at(&site_exit, NULL);
 	pr_hot.budget--;	/* the exit is a step */
 	decide(PR_R_EXIT);
 	abort();		/* a finished context is never chosen */
@@ -461,16 +477,11 @@ static void fiber_entry(void)
 
 void pr_yield_slow(const struct pr_site *site, const void *obj)
 {
-	struct pr_ctx *c;
-
 	if (rt.cur < 0) {
 		/* Setup and end-of-run checks run unscheduled. */
 		pr_hot.budget = rt.budget_start = PR_BUDGET_UNBOUNDED;
 		return;
 	}
-	c = &rt.ctx[rt.cur];
-	c->at = site;
-	c->at_obj = obj;
 	if (rt.observer)
 		rt.observer(site, obj, rt.cur, pr_step());
 	if (pr_hot.budget > 0)
@@ -486,16 +497,22 @@ void pr_spin(const struct pr_site *site, const void *obj)
 		return;
 	c = &rt.ctx[rt.cur];
 	pr_hot.budget--;
-	c->at = site;
-	c->at_obj = obj;
+	set_at(site, obj);
 	if (rt.observer)
 		rt.observer(site, obj, rt.cur, pr_step());
+	/*
+	 * The loop's reads since its last pass may predate stores by others
+	 * (this context could have been preempted between them), so the
+	 * snapshot is taken where the pass began, not here.  A first pass has
+	 * no known beginning: it counts as stale, which costs one extra pass.
+	 */
 	c->state = CTX_SPINNING;
-	c->spin_epoch = pr_hot.store_epoch;
+	c->spin_epoch = c->iter_epoch;
 	c->wait_obj = obj;
 	pr_hot.spinners = 1;
 	decide(PR_R_SPIN);
 	c->wait_obj = NULL;
+	c->iter_epoch = pr_hot.store_epoch;
 }
 
 void pr_block(const struct pr_site *site, const void *waitq)
@@ -506,8 +523,7 @@ void pr_block(const struct pr_site *site, const void *waitq)
 		return;
 	c = &rt.ctx[rt.cur];
 	pr_hot.budget--;
-	c->at = site;
-	c->at_obj = waitq;
+	set_at(site, waitq);
 	if (rt.observer)
 		rt.observer(site, waitq, rt.cur, pr_step());
 	c->state = CTX_BLOCKED;
@@ -561,6 +577,7 @@ int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
 	c->state = CTX_RUNNABLE;
 	c->wait_obj = NULL;
 	c->spin_epoch = 0;
+	c->iter_epoch = UINT64_MAX;
 	c->events_off = 0;
 	c->in_event = 0;
 	c->pending_event = -1;

@@ -60,12 +60,16 @@ struct pr_site {
  * @budget:	steps the running context may still take unconsulted.
  * @store_epoch: bumped after every writing access; spin-waiters sleep
  *		until it moves (nothing they re-read can have changed before).
+ * @site, @obj:	where the running context last yielded, for verdicts and
+ *		for checking a replay against its trace; two stores.
  * @spinners:	set while some context sleeps in a spin-wait, so that the
  *		first store after it makes the scheduler look again.
  */
 struct pr_hot {
 	int64_t budget;
 	uint64_t store_epoch;
+	const struct pr_site *site;	/* last yield point of the running context */
+	const void *obj;		/* and the object it touches */
 	int spinners;		/* spin-waiters a store would wake */
 };
 extern struct pr_hot pr_hot;
@@ -76,6 +80,8 @@ void pr_wake_spinners(void);
 static inline void pr_yield_at(const struct pr_site *site, const void *obj,
 			       int writes)
 {
+	pr_hot.site = site;
+	pr_hot.obj = obj;
 	if (__builtin_expect(--pr_hot.budget <= 0, 0))
 		pr_yield_slow(site, obj);
 	if (writes) {
@@ -92,7 +98,8 @@ static inline void pr_yield_at(const struct pr_site *site, const void *obj,
 /* A yield point before an access of @kind to @obj; @tag names the field. */
 #define PR_YIELD_POINT(kind, tag, obj) do {				\
 		PR__SITE(kind, tag);					\
-		pr_yield_at(&pr__site, (obj), PR_KIND_WRITES(kind));	\
+		pr_yield_at(&pr__site, (const void *)(obj),		\
+			    PR_KIND_WRITES(kind));	\
 	} while (0)
 
 #define PR_LOAD(obj, tag)	PR_YIELD_POINT(PR_K_LOAD, tag, obj)
@@ -114,7 +121,7 @@ static inline void pr_yield_at(const struct pr_site *site, const void *obj,
 void pr_spin(const struct pr_site *site, const void *obj);
 #define PR_SPIN(obj, tag) do {						\
 		PR__SITE(PR_K_SPIN, tag);				\
-		pr_spin(&pr__site, (obj));				\
+		pr_spin(&pr__site, (const void *)(obj));				\
 	} while (0)
 
 /*
@@ -124,7 +131,7 @@ void pr_spin(const struct pr_site *site, const void *obj);
 void pr_block(const struct pr_site *site, const void *waitq);
 #define PR_BLOCK(waitq, tag) do {					\
 		PR__SITE(PR_K_BLOCK, tag);				\
-		pr_block(&pr__site, (waitq));				\
+		pr_block(&pr__site, (const void *)(waitq));				\
 	} while (0)
 
 /* Make every context blocked on @waitq runnable again. */

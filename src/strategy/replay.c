@@ -39,6 +39,16 @@ static void replay_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 	r->i = 0;
 }
 
+/*
+ * A run that failed ended inside its last segment, after the yield point
+ * of its last recorded step: let that segment run one step further, so the
+ * failure can happen again instead of a decision the recording never made.
+ */
+static int64_t last_slack(const struct replay_strategy *r)
+{
+	return r->i + 1 == r->sched->n;
+}
+
 static int find_code(const struct pr_choices *cs, int code)
 {
 	for (int i = 0; i < cs->n; i++)
@@ -53,15 +63,18 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 	struct replay_strategy *r = (struct replay_strategy *)s;
 	const struct pr_schedule *sc = r->sched;
 	const struct pr_segment *seg;
-	char want[160], got[160], cn[16];
+	char want[128], got[128], cn[16];
 	int idx;
 
 	if (cs->seg_code >= 0) {
 		seg = &sc->seg[r->i];
 		if (cs->seg_steps < seg->steps) {
-			/* Mid-segment: the running context goes on. */
-			if (cs->current < 0 ||
-			    pr_choice_code(&cs->c[cs->current]) != seg->code) {
+			/*
+			 * Mid-segment: the same choice goes on (the context
+			 * may have spun and been re-chosen at once).
+			 */
+			idx = find_code(cs, seg->code);
+			if (idx < 0) {
 				code_name(seg->code, cn, sizeof(cn));
 				snprintf(s->error, sizeof(s->error),
 					 "step %llu: %s stopped after %llu of %u recorded steps",
@@ -70,8 +83,9 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 					 seg->steps);
 				return -1;
 			}
-			*budget = (int64_t)(seg->steps - cs->seg_steps);
-			return cs->current;
+			*budget = (int64_t)(seg->steps - cs->seg_steps) +
+				  last_slack(r);
+			return idx;
 		}
 		pr_segment_end_label(seg, want, sizeof(want));
 		pr_site_label(cs->at, got, sizeof(got));
@@ -98,7 +112,7 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 			 (unsigned long long)cs->step, cn);
 		return -1;
 	}
-	*budget = seg->steps;
+	*budget = (int64_t)seg->steps + last_slack(r);
 	return idx;
 }
 

@@ -80,7 +80,7 @@ struct pr_strategy_ops {
 
 struct pr_strategy {
 	const struct pr_strategy_ops *ops;
-	char error[256];
+	char error[512];
 };
 
 /* Parameters that any strategy may read; parsed from the command line. */

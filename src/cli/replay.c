@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.c - `pagerace replay TRACE`: re-execute a recorded run exactly.
+ *
+ * The replay strategy checks at every decision that the recorded choice is
+ * enabled and that the running context stopped at the recorded site; the
+ * command then checks that the run took the same schedule and reached the
+ * same verdict at the same step.  Any difference is a divergence (exit 2),
+ * never a silently different run.
+ */
+#include "cli/cli.h"
+#include "report/verdict.h"
+#include "trace/trace.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void replay_usage(FILE *f)
+{
+	fprintf(f,
+"usage: %s replay [OPTIONS] TRACE\n"
+"\n"
+"Re-execute the run recorded in TRACE, step for step, and confirm that it\n"
+"reaches the recorded verdict at the recorded step.\n"
+"\n"
+"  -q, --quiet   print nothing but errors\n"
+"  -h, --help    this text\n"
+"\n"
+"Exit status: 0 the recorded run passed and so did the replay, 1 the\n"
+"recorded failure was reproduced, 2 bad trace or divergence.\n",
+		pr_argv0);
+}
+
+static const struct option long_opts[] = {
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int same_verdict(const struct pr_verdict *a, const struct pr_verdict *b)
+{
+	return !strcmp(a->kind, b->kind) && a->step == b->step &&
+	       a->ctx == b->ctx && a->in_event == b->in_event &&
+	       !strcmp(a->obj, b->obj) && !strcmp(a->site, b->site);
+}
+
+/* The first segment where two schedules part, or -1 if they are equal. */
+static long first_difference(const struct pr_schedule *a,
+			     const struct pr_schedule *b)
+{
+	size_t n = a->n < b->n ? a->n : b->n;
+
+	for (size_t i = 0; i < n; i++)
+		if (a->seg[i].code != b->seg[i].code ||
+		    a->seg[i].steps != b->seg[i].steps)
+			return (long)i;
+	return a->n == b->n ? -1 : (long)n;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct pr_trace t;
+	struct target tg;
+	struct pr_strategy *strat;
+	struct pr_run_options ro;
+	struct pr_run_result res;
+	struct pr_schedule rec;
+	const char *opt;
+	char err[1024];
+	long diff;
+	int c, quiet = 0, rc;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			replay_usage(stdout);
+			return EXIT_NOFAIL;
+		default:
+			fprintf(stderr, "%s replay: error: unknown option '%s'\n",
+				pr_argv0, argv[optind - 1]);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s replay: error: %s\n", pr_argv0,
+			optind >= argc ? "which trace?" : "exactly one trace, please");
+		return EXIT_BADINPUT;
+	}
+	if (pr_trace_read(argv[optind], &t, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_BADINPUT;
+	}
+	if (target_resolve(t.program, &tg)) {
+		pr_trace_free(&t);
+		return EXIT_BADINPUT;
+	}
+	pr_run_options_default(&ro);
+	opt = pr_trace_option(&t, "max-steps");
+	if (opt && (parse_u64(opt, &ro.max_steps) || ro.max_steps == 0)) {
+		fprintf(stderr, "%s: error: bad max-steps option '%s'\n",
+			argv[optind], opt);
+		pr_trace_free(&t);
+		return EXIT_BADINPUT;
+	}
+	strat = pr_replay_create(&t.sched);
+	if (!strat) {
+		pr_trace_free(&t);
+		return EXIT_BADINPUT;
+	}
+	pr_schedule_init(&rec);
+	pr_run_once(tg.prog, strat, &ro, t.seed, t.run, &rec, &res);
+	diff = first_difference(&rec, &t.sched);
+
+	if (res.diverged) {
+		fprintf(stderr, "%s: divergence: %s\n", argv[optind],
+			res.verdict.msg);
+		rc = EXIT_BADINPUT;
+	} else if (res.failed != t.result.failed ||
+		   (res.failed && !same_verdict(&res.verdict, &t.result.verdict)) ||
+		   res.steps != t.result.steps || diff >= 0) {
+		fprintf(stderr, "%s: divergence: the replay did not reproduce the recorded run\n",
+			argv[optind]);
+		fprintf(stderr, "  recorded: ");
+		if (t.result.failed)
+			pr_report_verdict_line(stderr, &t.result.verdict);
+		else
+			fprintf(stderr, "no failure in %llu steps\n",
+				(unsigned long long)t.result.steps);
+		fprintf(stderr, "  replayed: ");
+		if (res.failed)
+			pr_report_verdict_line(stderr, &res.verdict);
+		else
+			fprintf(stderr, "no failure in %llu steps\n",
+				(unsigned long long)res.steps);
+		if (diff >= 0)
+			fprintf(stderr, "  schedules part at segment %ld\n", diff);
+		rc = EXIT_BADINPUT;
+	} else if (res.failed) {
+		if (!quiet) {
+			printf("%s: reproduced %s (run %llu, seed %llu, strategy %s)\n",
+			       tg.name, res.verdict.kind,
+			       (unsigned long long)t.run,
+			       (unsigned long long)t.seed, t.strategy);
+			pr_report_verdict(stdout, &res, rec.n);
+		}
+		rc = EXIT_FOUND;
+	} else {
+		if (!quiet)
+			printf("%s: replayed %llu steps, no failure (as recorded)\n",
+			       tg.name, (unsigned long long)res.steps);
+		rc = EXIT_NOFAIL;
+	}
+	pr_schedule_free(&rec);
+	strat->ops->destroy(strat);
+	pr_trace_free(&t);
+	return rc;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * atomic.h - atomic_t (include/asm-i386/atomic.h, 2.6.13, plus the
+ * atomic_add_unless / atomic_inc_not_zero of 2.6.15+ for the "merged"
+ * protocol of 2.6.27).
+ *
+ * Each operation is one yield point (kind rmw for read-modify-writes,
+ * load/store for atomic_read/atomic_set, tagged with the argument, e.g.
+ * "&page->_count") followed by one __atomic operation.  They are macros
+ * so that the yield point belongs to the calling model function.
+ * Read-modify-writes are seq_cst (x86 lock prefix: a full barrier, which
+ * the kernel guarantees for those returning a value); atomic_read and
+ * atomic_set are relaxed, as in the kernel, where they are plain
+ * accesses that imply no ordering.
+ */
+#ifndef PAGERACE_KERNEL_ATOMIC_H
+#define PAGERACE_KERNEL_ATOMIC_H
+
+#include "runtime/yield.h"
+#include "kernel/kasan.h"
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+#define ATOMIC_INIT(i)	{ (i) }
+
+/* Yield point of @kind on atomic_t *@v, then the shadow check. */
+#define __katomic_pre(kind, v, tag, write) ({				\
+		atomic_t *__ap = (atomic_t *)(v);			\
+		PR_YIELD_POINT(kind, tag, __ap);			\
+		kasan_check(__ap, sizeof(*__ap), (write));		\
+		__ap; })
+
+#define atomic_read(v) ({						\
+		atomic_t *__v = __katomic_pre(PR_K_LOAD, (v), #v, 0);	\
+		__atomic_load_n(&__v->counter, __ATOMIC_RELAXED); })
+
+#define atomic_set(v, i) do {						\
+		int __i = (i);						\
+		atomic_t *__v = __katomic_pre(PR_K_STORE, (v), #v, 1);	\
+		__atomic_store_n(&__v->counter, __i, __ATOMIC_RELAXED);	\
+	} while (0)
+
+/* Returns the new value of v->counter after adding @i. */
+#define __katomic_add_ret(v, i, tag) ({					\
+		int __i = (i);						\
+		atomic_t *__v = __katomic_pre(PR_K_RMW, (v), tag, 1);	\
+		__atomic_add_fetch(&__v->counter, __i, __ATOMIC_SEQ_CST); })
+
+#define atomic_add(i, v)	((void)__katomic_add_ret((v), (i), #v))
+#define atomic_sub(i, v)	((void)__katomic_add_ret((v), -(i), #v))
+#define atomic_inc(v)		((void)__katomic_add_ret((v), 1, #v))
+#define atomic_dec(v)		((void)__katomic_add_ret((v), -1, #v))
+
+#define atomic_add_return(i, v)	__katomic_add_ret((v), (i), #v)
+#define atomic_sub_return(i, v)	__katomic_add_ret((v), -(i), #v)
+#define atomic_inc_return(v)	__katomic_add_ret((v), 1, #v)
+#define atomic_dec_return(v)	__katomic_add_ret((v), -1, #v)
+
+#define atomic_inc_and_test(v)	(__katomic_add_ret((v), 1, #v) == 0)
+#define atomic_dec_and_test(v)	(__katomic_add_ret((v), -1, #v) == 0)
+#define atomic_sub_and_test(i, v) (__katomic_add_ret((v), -(i), #v) == 0)
+#define atomic_add_negative(i, v) (__katomic_add_ret((v), (i), #v) < 0)
+
+/* Returns the value v->counter held before (== @old iff it swapped). */
+#define atomic_cmpxchg(v, old, new) ({					\
+		int __old = (old), __new = (new);			\
+		atomic_t *__v = __katomic_pre(PR_K_RMW, (v), #v, 1);	\
+		__atomic_compare_exchange_n(&__v->counter, &__old, __new, 0, \
+			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+		__old; })
+
+#define atomic_xchg(v, new) ({						\
+		int __new = (new);					\
+		atomic_t *__v = __katomic_pre(PR_K_RMW, (v), #v, 1);	\
+		__atomic_exchange_n(&__v->counter, __new, __ATOMIC_SEQ_CST); })
+
+/*
+ * atomic_add_unless - add @a unless the counter is @u; nonzero if added.
+ * The kernel's is a read and a cmpxchg loop; here the whole test-and-add
+ * is one step, which is the behaviour of a loop whose cmpxchg succeeds
+ * (a failed cmpxchg only retries, it never changes what is observed).
+ */
+#define atomic_add_unless(v, a, u) ({					\
+		int __a = (a), __u = (u), __c;				\
+		atomic_t *__v = __katomic_pre(PR_K_RMW, (v), #v, 1);	\
+		__c = __atomic_load_n(&__v->counter, __ATOMIC_SEQ_CST);	\
+		if (__c != __u)						\
+			__atomic_store_n(&__v->counter, __c + __a,	\
+					 __ATOMIC_SEQ_CST);		\
+		__c != __u; })
+
+#define atomic_inc_not_zero(v)	atomic_add_unless((v), 1, 0)
+
+/* Generic cmpxchg/xchg on a scalar or pointer lvalue's address @ptr. */
+#define cmpxchg(ptr, old, new) ({					\
+		__typeof__(ptr) __cp = (ptr);				\
+		__typeof__(*__cp) __cold = (old), __cnew = (new);	\
+		PR_RMW(__cp, #ptr);					\
+		kasan_check(__cp, sizeof(*__cp), 1);			\
+		__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0,	\
+			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+		__cold; })
+
+#define xchg(ptr, new) ({						\
+		__typeof__(ptr) __xp = (ptr);				\
+		__typeof__(*__xp) __xnew = (new);			\
+		PR_RMW(__xp, #ptr);					\
+		kasan_check(__xp, sizeof(*__xp), 1);			\
+		__atomic_exchange_n(__xp, __xnew, __ATOMIC_SEQ_CST); })
+
+/* x86: atomic RMWs are already full barriers; kept as fence points. */
+#define smp_mb__before_atomic_dec() do { PR_FENCE("smp_mb__before_atomic_dec"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__after_atomic_dec() do { PR_FENCE("smp_mb__after_atomic_dec"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__before_atomic_inc() do { PR_FENCE("smp_mb__before_atomic_inc"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__after_atomic_inc() do { PR_FENCE("smp_mb__after_atomic_inc"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+
+#endif /* PAGERACE_KERNEL_ATOMIC_H */

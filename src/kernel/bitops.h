@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bitops.h - bit operations on unsigned long words (include/asm-i386/
+ * bitops.h, 2.6.13).
+ *
+ * Atomic ones (set_bit, clear_bit, change_bit, test_and_*): one yield
+ * point, then one __atomic operation on the word.  test_bit: one yield
+ * point and a relaxed load.  Non-atomic ones (__set_bit, __clear_bit,
+ * __change_bit, __test_and_*): a plain load, a yield point, a plain
+ * store -- exactly the read-modify-write the kernel's non-locked
+ * instruction is to another CPU, so an atomic update of another bit of
+ * the same word landing between the two is lost, as it can be on real
+ * hardware.
+ *
+ * Yield points are tagged with the bit number as written ("PG_free").
+ * The ordering follows the kernel: set_bit/clear_bit/change_bit imply no
+ * barrier (relaxed; use smp_mb__before_clear_bit), test_and_* are full
+ * barriers (seq_cst).
+ */
+#ifndef PAGERACE_KERNEL_BITOPS_H
+#define PAGERACE_KERNEL_BITOPS_H
+
+#include "runtime/yield.h"
+#include "kernel/compiler.h"
+#include "kernel/kasan.h"
+
+#define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
+#define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
+
+/* The word holding bit @nr of the bitmap at @addr. */
+#define __bitop_word(nr, addr)						\
+	((unsigned long *)(addr) + BIT_WORD((unsigned long)(nr)))
+
+#define __bitop_atomic(nr, addr, op, order, tag) ({			\
+		unsigned long __bn = (unsigned long)(nr);		\
+		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		PR_RMW(__bw, tag);					\
+		kasan_check(__bw, sizeof(*__bw), 1);			\
+		(op(__bw, BIT_MASK(__bn), order) & BIT_MASK(__bn)) != 0; })
+
+#define __bitop_andnot(p, m, o)	__atomic_fetch_and((p), ~(m), (o))
+
+#define set_bit(nr, addr)						\
+	((void)__bitop_atomic(nr, addr, __atomic_fetch_or, __ATOMIC_RELAXED, #nr))
+#define clear_bit(nr, addr)						\
+	((void)__bitop_atomic(nr, addr, __bitop_andnot, __ATOMIC_RELAXED, #nr))
+#define change_bit(nr, addr)						\
+	((void)__bitop_atomic(nr, addr, __atomic_fetch_xor, __ATOMIC_RELAXED, #nr))
+#define test_and_set_bit(nr, addr)					\
+	((int)__bitop_atomic(nr, addr, __atomic_fetch_or, __ATOMIC_SEQ_CST, #nr))
+#define test_and_clear_bit(nr, addr)					\
+	((int)__bitop_atomic(nr, addr, __bitop_andnot, __ATOMIC_SEQ_CST, #nr))
+#define test_and_change_bit(nr, addr)					\
+	((int)__bitop_atomic(nr, addr, __atomic_fetch_xor, __ATOMIC_SEQ_CST, #nr))
+
+#define test_bit(nr, addr) ({						\
+		unsigned long __bn = (unsigned long)(nr);		\
+		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		PR_LOAD(__bw, #nr);					\
+		kasan_check(__bw, sizeof(*__bw), 0);			\
+		(int)((__atomic_load_n(__bw, __ATOMIC_RELAXED) &	\
+		       BIT_MASK(__bn)) != 0); })
+
+/*
+ * Non-atomic read-modify-write: plain load, yield point, plain store.
+ * Evaluates to the bit's old value.  @newval(old, mask) computes the word.
+ */
+#define __bitop_plain(nr, addr, newval, tag) ({				\
+		unsigned long __bn = (unsigned long)(nr);		\
+		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		unsigned long __bm = BIT_MASK(__bn), __bold;		\
+		PR_LOAD(__bw, tag);					\
+		kasan_check(__bw, sizeof(*__bw), 0);			\
+		__bold = *__bw;						\
+		PR_STORE(__bw, tag);					\
+		kasan_check(__bw, sizeof(*__bw), 1);			\
+		*__bw = newval(__bold, __bm);				\
+		(int)((__bold & __bm) != 0); })
+
+#define __bitop_or(w, m)	((w) | (m))
+#define __bitop_clr(w, m)	((w) & ~(m))
+#define __bitop_xor(w, m)	((w) ^ (m))
+
+#define __set_bit(nr, addr)	((void)__bitop_plain(nr, addr, __bitop_or, #nr))
+#define __clear_bit(nr, addr)	((void)__bitop_plain(nr, addr, __bitop_clr, #nr))
+#define __change_bit(nr, addr)	((void)__bitop_plain(nr, addr, __bitop_xor, #nr))
+#define __test_and_set_bit(nr, addr)	__bitop_plain(nr, addr, __bitop_or, #nr)
+#define __test_and_clear_bit(nr, addr)	__bitop_plain(nr, addr, __bitop_clr, #nr)
+#define __test_and_change_bit(nr, addr)	__bitop_plain(nr, addr, __bitop_xor, #nr)
+
+/* clear_bit is not a barrier; these make it one where the kernel asks. */
+#define smp_mb__before_clear_bit() do { PR_FENCE("smp_mb__before_clear_bit"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__after_clear_bit() do { PR_FENCE("smp_mb__after_clear_bit"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+
+#endif /* PAGERACE_KERNEL_BITOPS_H */

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spinlock.c - spinlock_t and rwlock_t over yield points (spinlock.h).
+ *
+ * Between two yield points a context runs alone, so everything done right
+ * after an attempt's yield point (the exchange, the owner bookkeeping, the
+ * checks) is one indivisible step; the __atomic operations keep the lock
+ * words honest for a later ThreadSanitizer build.
+ */
+#include "kernel/spinlock.h"
+#include "kernel/kasan.h"
+
+static const char *ctx_label(int ctx)
+{
+	return ctx < 0 ? "setup/check code" : pr_ctx_name(ctx);
+}
+
+/*
+ * A failed attempt by @self on a lock held by @owner: if the holder can
+ * never release it because it is us, say so now rather than spin.
+ * Outside a run nothing else can run, so any held lock is a deadlock.
+ */
+static void check_self_deadlock(const void *lock, int self, int owner,
+				const struct pr_site *held_at, const char *how)
+{
+	if (self >= 0 && owner != self)
+		return;
+	if (self < 0)
+		pr_fail("deadlock", lock,
+			"%s lock held by %s outside a run (taken in %s)",
+			how, ctx_label(owner), held_at ? held_at->func : "?");
+	if (pr_in_event())
+		pr_fail("deadlock", lock,
+			"interrupt handler on %s takes a %s lock its CPU already "
+			"holds (taken in %s at %s:%d, interrupts were on)",
+			ctx_label(self), how, held_at ? held_at->func : "?",
+			held_at ? held_at->file : "?",
+			held_at ? held_at->line : 0);
+	pr_fail("deadlock", lock,
+		"%s takes a %s lock it already holds (taken in %s at %s:%d)",
+		ctx_label(self), how, held_at ? held_at->func : "?",
+		held_at ? held_at->file : "?", held_at ? held_at->line : 0);
+}
+
+/* ---- spinlock_t ------------------------------------------------------ */
+
+void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
+{
+	int self = pr_self();
+
+	preempt_disable();
+	for (;;) {
+		pr_yield_at(&s->lock, lock, 1);
+		kasan_check(lock, sizeof(*lock), 1);
+		if (!__atomic_exchange_n(&lock->slock, 1, __ATOMIC_ACQUIRE))
+			break;
+		check_self_deadlock(lock, self, lock->owner, lock->site,
+				    "spin");
+		do {
+			pr_spin(&s->spin, lock);
+			pr_yield_at(&s->test, lock, 0);
+			kasan_check(lock, sizeof(*lock), 0);
+		} while (__atomic_load_n(&lock->slock, __ATOMIC_RELAXED));
+	}
+	lock->owner = self;
+	lock->site = &s->lock;
+}
+
+int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
+{
+	preempt_disable();
+	pr_yield_at(&s->lock, lock, 1);
+	kasan_check(lock, sizeof(*lock), 1);
+	if (__atomic_exchange_n(&lock->slock, 1, __ATOMIC_ACQUIRE)) {
+		preempt_enable();
+		return 0;
+	}
+	lock->owner = pr_self();
+	lock->site = &s->lock;
+	return 1;
+}
+
+void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
+{
+	int self = pr_self();
+
+	pr_yield_at(s, lock, 1);
+	kasan_check(lock, sizeof(*lock), 1);
+	if (!__atomic_load_n(&lock->slock, __ATOMIC_RELAXED))
+		pr_fail("bad-unlock", lock, "%s unlocks a spinlock nobody holds",
+			ctx_label(self));
+	if (lock->owner != self)
+		pr_fail("bad-unlock", lock,
+			"%s unlocks a spinlock held by %s (taken in %s)",
+			ctx_label(self), ctx_label(lock->owner),
+			lock->site ? lock->site->func : "?");
+	lock->site = NULL;
+	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
+	preempt_enable();
+}
+
+/* ---- rwlock_t -------------------------------------------------------- */
+
+void __read_lock(rwlock_t *lock, const struct klock_sites *s)
+{
+	int self = pr_self();
+	int c;
+
+	preempt_disable();
+	for (;;) {
+		pr_yield_at(&s->lock, lock, 1);
+		kasan_check(lock, sizeof(*lock), 1);
+		c = __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED);
+		if (c >= 0) {
+			__atomic_store_n(&lock->cnt, c + 1, __ATOMIC_ACQUIRE);
+			break;
+		}
+		check_self_deadlock(lock, self, lock->writer, lock->site,
+				    "read");
+		do {
+			pr_spin(&s->spin, lock);
+			pr_yield_at(&s->test, lock, 0);
+			kasan_check(lock, sizeof(*lock), 0);
+		} while (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) < 0);
+	}
+	if (lock->readers[kcpu_slot()]++ == 0xff)
+		pr_fail("deadlock", lock, "read lock nested 256 deep");
+	lock->site = &s->lock;
+}
+
+void __write_lock(rwlock_t *lock, const struct klock_sites *s)
+{
+	int self = pr_self();
+	int expect;
+
+	preempt_disable();
+	for (;;) {
+		pr_yield_at(&s->lock, lock, 1);
+		kasan_check(lock, sizeof(*lock), 1);
+		expect = 0;
+		if (__atomic_compare_exchange_n(&lock->cnt, &expect, -1, 0,
+						__ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			break;
+		if (lock->readers[kcpu_slot()])
+			check_self_deadlock(lock, self, self, lock->site,
+					    "write (it holds for reading)");
+		if (expect < 0)
+			check_self_deadlock(lock, self, lock->writer,
+					    lock->site, "write");
+		do {
+			pr_spin(&s->spin, lock);
+			pr_yield_at(&s->test, lock, 0);
+			kasan_check(lock, sizeof(*lock), 0);
+		} while (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) != 0);
+	}
+	lock->writer = self;
+	lock->site = &s->lock;
+}
+
+int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
+{
+	int expect = 0;
+
+	preempt_disable();
+	pr_yield_at(&s->lock, lock, 1);
+	kasan_check(lock, sizeof(*lock), 1);
+	if (!__atomic_compare_exchange_n(&lock->cnt, &expect, -1, 0,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		preempt_enable();
+		return 0;
+	}
+	lock->writer = pr_self();
+	lock->site = &s->lock;
+	return 1;
+}
+
+void __read_unlock(rwlock_t *lock, const struct pr_site *s)
+{
+	int slot = kcpu_slot();
+
+	pr_yield_at(s, lock, 1);
+	kasan_check(lock, sizeof(*lock), 1);
+	if (!lock->readers[slot] ||
+	    __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) <= 0)
+		pr_fail("bad-unlock", lock,
+			"%s read-unlocks an rwlock it does not hold for reading",
+			ctx_label(pr_self()));
+	lock->readers[slot]--;
+	__atomic_fetch_sub(&lock->cnt, 1, __ATOMIC_RELEASE);
+	preempt_enable();
+}
+
+void __write_unlock(rwlock_t *lock, const struct pr_site *s)
+{
+	int self = pr_self();
+
+	pr_yield_at(s, lock, 1);
+	kasan_check(lock, sizeof(*lock), 1);
+	if (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) >= 0 ||
+	    lock->writer != self)
+		pr_fail("bad-unlock", lock,
+			"%s write-unlocks an rwlock it does not hold for writing",
+			ctx_label(self));
+	lock->site = NULL;
+	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
+	preempt_enable();
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * page.c - mem_map, stable page names, the reference-count detectors and
+ * the final put (2.6.13 mm/swap.c put_page / __page_cache_release).
+ */
+#include "model/page.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/spinlock.h"
+#include "model/page_alloc.h"
+#include "model/variant.h"
+#include "runtime/context.h"
+
+struct page *mem_map;
+unsigned long max_mapnr;
+
+/*
+ * The kernel layer may name its own objects (slab/kasan); chain to it if
+ * it is linked in.  Weak, so the model links without it.
+ */
+extern int kasan_obj_name(const void *obj, char *buf, unsigned len)
+	__attribute__((weak));
+
+int page_model_owns(const void *obj)
+{
+	const char *p = obj, *base = (const char *)mem_map;
+
+	return mem_map && p >= base &&
+	       p < base + max_mapnr * sizeof(struct page);
+}
+
+int page_obj_name(const void *obj, char *buf, unsigned len)
+{
+	static const struct {
+		size_t off;
+		const char *name;
+	} fields[] = {
+		{ offsetof(struct page, _count), "._count" },
+		{ offsetof(struct page, _mapcount), "._mapcount" },
+		{ offsetof(struct page, mapping), ".mapping" },
+		{ offsetof(struct page, index), ".index" },
+		{ offsetof(struct page, private), ".private" },
+		{ offsetof(struct page, lru), ".lru" },
+	};
+	size_t off;
+	unsigned long pfn;
+	const char *suffix = "";
+
+	if (!page_model_owns(obj))
+		return 0;
+	off = (size_t)((const char *)obj - (const char *)mem_map);
+	pfn = off / sizeof(struct page);
+	off %= sizeof(struct page);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (off == fields[i].off)
+			suffix = fields[i].name;
+	snprintf(buf, len, "page#%lu%s", pfn, suffix);
+	return 1;
+}
+
+/* The resolver installed before ours, chained to (never ourselves). */
+static pr_obj_resolver next_resolver;
+
+static int model_obj_resolver(const void *obj, char *buf, unsigned len)
+{
+	if (page_obj_name(obj, buf, len))
+		return 1;
+	if (kasan_obj_name && kasan_obj_name(obj, buf, len))
+		return 1;
+	if (next_resolver)
+		return next_resolver(obj, buf, len);
+	return 0;
+}
+
+void page_model_init(unsigned long nr_pages)
+{
+	free(mem_map);
+	mem_map = calloc(nr_pages ? nr_pages : 1, sizeof(*mem_map));
+	if (!mem_map)
+		abort();
+	max_mapnr = nr_pages;
+	if (pr_get_obj_resolver() != model_obj_resolver) {
+		next_resolver = pr_get_obj_resolver();
+		pr_set_obj_resolver(model_obj_resolver);
+	}
+	page_model_reset();
+}
+
+void page_model_exit(void)
+{
+	free(mem_map);
+	mem_map = NULL;
+	max_mapnr = 0;
+}
+
+void page_model_reset(void)
+{
+	/* Every byte, so that runs start identical (padding included). */
+	memset(mem_map, 0, max_mapnr * sizeof(*mem_map));
+	for (unsigned long i = 0; i < max_mapnr; i++) {
+		struct page *page = &mem_map[i];
+
+		page->_count.counter = -1;	/* page_count 0 */
+		page->_mapcount.counter = -1;	/* unmapped */
+		INIT_LIST_HEAD(&page->lru);
+	}
+	page_alloc_reset();
+}
+
+static const char *const pg_names[NR_PAGEFLAGS] = {
+	"PG_locked", "PG_error", "PG_referenced", "PG_uptodate", "PG_dirty",
+	"PG_lru", "PG_active", "PG_slab", "PG_checked", "PG_arch_1",
+	"PG_reserved", "PG_private", "PG_writeback", "PG_nosave",
+	"PG_compound", "PG_swapcache", "PG_mappedtodisk", "PG_reclaim",
+	"PG_nosave_free", "PG_uncached", "PG_free", "PG_freeing",
+};
+
+/* Names of the bits of @flags, space separated, into @buf. */
+const char *page_flag_names(unsigned long flags, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < NR_PAGEFLAGS && n < len; i++)
+		if (flags & (1UL << i))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? " " : "", pg_names[i]);
+	return buf;
+}
+
+/* Detector, right after a full put's atomic: see page.h. */
+void page_check_put(struct page *page, const char *func)
+{
+	if (page_peek_flags(page) & (1UL << PG_free))
+		pr_fail("put-free-page", page,
+			"%s on page#%lu, which is on the free lists (PG_free), count now %d",
+			func, page_to_pfn(page), page_peek_count(page));
+	page_check_underflow(page, func);
+}
+
+/* Detector, right after a reference drop: page_count below zero. */
+void page_check_underflow(struct page *page, const char *func)
+{
+	if (page_peek_count(page) < 0)
+		pr_fail("refcount-underflow", page,
+			"%s: page_count(page#%lu) dropped to %d",
+			func, page_to_pfn(page), page_peek_count(page));
+}
+
+/**
+ * del_page_from_lru - unlink @page from its LRU list (zone->lru_lock held)
+ *
+ * 2.6.13 include/linux/mm_inline.h.  The PG_active test is an atomic
+ * test_bit, as in the kernel.
+ */
+void del_page_from_lru(struct zone *zone, struct page *page)
+{
+	list_del(&page->lru);
+	if (PageActive(page)) {
+		ClearPageActive(page);
+		zone->nr_active--;
+	} else {
+		zone->nr_inactive--;
+	}
+}
+
+/**
+ * __page_cache_release - free a page whose count reached zero
+ *
+ * 2.6.13 mm/swap.c: under zone->lru_lock, take the page off the LRU, and
+ * free it only if nobody has taken a new reference (page_count still 0):
+ * that test is how 2.6.13 hands a racing get_page_testone (LRU isolation)
+ * the job of freeing.  Note that a speculative getter of seed 004 holding
+ * a transient reference at that moment also makes it skip the free, and
+ * then drops that reference with __put_page: the page is leaked (count 0,
+ * not on the free lists), which page_alloc_check() reports.
+ *
+ * PROTO_MERGED follows 2.6.27 instead: PageLRU tested outside the lock,
+ * __ClearPageLRU under it, no count test, free_hot_page unconditionally.
+ */
+void __page_cache_release(struct page *page)
+{
+	unsigned long flags;
+	struct zone *zone = page_zone(page);
+
+	if (variant.protocol == PROTO_MERGED) {
+		/* 2.6.27 mm/swap.c */
+		if (PageLRU(page)) {
+			spin_lock_irqsave(&zone->lru_lock, flags);
+			__clear_bit(PG_lru, &page->flags);	/* __ClearPageLRU */
+			del_page_from_lru(zone, page);
+			spin_unlock_irqrestore(&zone->lru_lock, flags);
+		}
+		free_hot_page(page);
+		return;
+	}
+
+	/* 2.6.13 mm/swap.c */
+	spin_lock_irqsave(&zone->lru_lock, flags);
+	if (TestClearPageLRU(page))
+		del_page_from_lru(zone, page);
+	if (page_count(page) != 0)
+		page = NULL;
+	spin_unlock_irqrestore(&zone->lru_lock, flags);
+	if (page)
+		free_hot_page(page);
+}
+
+/**
+ * put_page - drop a reference; the last one frees the page
+ *
+ * 2.6.13 include/linux/mm.h / mm/swap.c after seed 002 (patch 1/7): the
+ * PageReserved test is gone, every page is refcounted alike.  Compound
+ * pages are not modelled.
+ */
+void put_page(struct page *page)
+{
+	if (put_page_testzero(page))
+		__page_cache_release(page);
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * radix_tree_check.c - end-of-run invariants of the radix tree model.
+ *
+ * Runs outside any context (a program's finish hook, a unit test): it reads
+ * the tree with plain C loads, passes no yield point and allocates nothing.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "model/radix_tree.h"
+#include "runtime/context.h"
+
+struct rt_check {
+	const struct radix_tree_root *root;
+	unsigned int shift;
+	unsigned int flags;
+	unsigned long nr;
+	char *msg;
+	size_t len;
+	const void *bad;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int rt_violation(struct rt_check *c, const void *obj,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	c->bad = obj;
+	if (c->msg && c->len) {
+		va_start(ap, fmt);
+		vsnprintf(c->msg, c->len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* An independent walk by index, as __lookup_slot would do it. */
+static void *const *rt_find_slot(const struct rt_check *c, unsigned long index)
+{
+	const struct radix_tree_root *root = c->root;
+	unsigned int height = root->height;
+	unsigned int shift = (height - 1) * c->shift;
+	void *const *slot = (void *const *)&root->rnode;
+	const struct radix_tree_node *n;
+
+	if (height == 0 || index > radix_tree_maxindex_of(height))
+		return NULL;
+	while (height > 0) {
+		n = *slot;
+		if (n == NULL)
+			return NULL;
+		slot = &n->slots[(index >> shift) & ((1UL << c->shift) - 1)];
+		shift -= c->shift;
+		height--;
+	}
+	return slot;
+}
+
+static int rt_check_node(struct rt_check *c, const struct radix_tree_node *n,
+			 unsigned int height, unsigned long base)
+{
+	unsigned long size = 1UL << c->shift;
+	unsigned long mask_valid = size >= 64 ? ~0UL : (1UL << size) - 1;
+	unsigned int shift = (height - 1) * c->shift;
+	unsigned int count = 0;
+	unsigned long i;
+	int tag;
+
+	if (n->height != height)
+		return rt_violation(c, n, "node height %u at tree level %u "
+				    "(index base %lu)", n->height, height, base);
+	for (i = size; i < RADIX_TREE_MAX_MAP_SIZE; i++)
+		if (n->slots[i])
+			return rt_violation(c, n, "slot %lu set beyond map "
+					    "size %lu", i, size);
+	for (tag = 0; tag < RADIX_TREE_TAGS; tag++) {
+		unsigned long w = n->tags[tag][0];
+
+		if (w & ~mask_valid)
+			return rt_violation(c, n, "tag %d bits %#lx beyond map "
+					    "size %lu", tag, w & ~mask_valid,
+					    size);
+		for (i = 0; i < size; i++)
+			if ((w >> i) & 1 && !n->slots[i])
+				return rt_violation(c, n, "tag %d set on empty "
+						    "slot %lu", tag, i);
+	}
+	for (i = 0; i < size; i++) {
+		const void *p = n->slots[i];
+		unsigned long index = base | (i << shift);
+
+		if (!p)
+			continue;
+		count++;
+		if (height == 1) {
+			void *const *s = rt_find_slot(c, index);
+
+			if (s != &n->slots[i])
+				return rt_violation(c, n, "entry in slot %lu "
+						    "not reachable at index %lu",
+						    i, index);
+			c->nr++;
+			continue;
+		}
+		for (tag = 0; tag < RADIX_TREE_TAGS; tag++) {
+			const struct radix_tree_node *child = p;
+			int below = child->tags[tag][0] != 0;
+			int here = (n->tags[tag][0] >> i) & 1;
+
+			if (below != here)
+				return rt_violation(c, n, "tag %d bit of slot "
+						    "%lu is %d but the child "
+						    "%s that tag", tag, i, here,
+						    below ? "carries" :
+						    "does not carry");
+		}
+		if (rt_check_node(c, p, height - 1, index))
+			return -1;
+	}
+	if (n->count != count)
+		return rt_violation(c, n, "count %u but %u non-NULL slots "
+				    "(height %u, index base %lu)", n->count,
+				    count, height, base);
+	if (count == 0 && (c->flags & RADIX_CHECK_STRICT))
+		return rt_violation(c, n, "empty node left in the tree "
+				    "(height %u, index base %lu)", height, base);
+	return 0;
+}
+
+/**
+ * radix_tree_check_msg - check the tree's invariants, report by value
+ * @root:	the tree (not being modified)
+ * @nr_entries:	where to store the number of entries (may be NULL)
+ * @flags:	RADIX_CHECK_*
+ * @msg:	where a violation is described (may be NULL)
+ * @len:	size of @msg
+ * @bad:	where the offending node is stored (may be NULL)
+ *
+ * Returns 0 if the tree is consistent, -1 otherwise.
+ */
+int radix_tree_check_msg(const struct radix_tree_root *root,
+			 unsigned long *nr_entries, unsigned int flags,
+			 char *msg, size_t len, const void **bad)
+{
+	struct rt_check c = {
+		.root = root, .shift = radix_tree_map_shift(), .flags = flags,
+		.msg = msg, .len = len,
+	};
+	int ret = 0;
+	unsigned int max_height = 1;
+
+	while (radix_tree_maxindex_of(max_height) != ~0UL)
+		max_height++;
+	if (msg && len)
+		msg[0] = '\0';
+	if (!root->rnode) {
+		if (root->height && (flags & RADIX_CHECK_STRICT))
+			ret = rt_violation(&c, root, "empty tree with root "
+					   "height %u", root->height);
+	} else if (root->height == 0 || root->height > max_height) {
+		ret = rt_violation(&c, root->rnode, "root height %u out of "
+				   "range 1..%u with a node at the top",
+				   root->height, max_height);
+	} else {
+		ret = rt_check_node(&c, root->rnode, root->height, 0);
+	}
+	if (bad)
+		*bad = c.bad;
+	if (nr_entries)
+		*nr_entries = c.nr;
+	return ret;
+}
+
+/**
+ * radix_tree_check - check the tree's invariants at the end of a run
+ * @root:	the tree
+ * @nr_entries:	where to store the number of entries (may be NULL)
+ * @flags:	RADIX_CHECK_*
+ *
+ * Returns 0; a violation fails the run with kind "invariant".
+ */
+int radix_tree_check(const struct radix_tree_root *root,
+		     unsigned long *nr_entries, unsigned int flags)
+{
+	char msg[200];
+	const void *bad = NULL;
+
+	if (radix_tree_check_msg(root, nr_entries, flags, msg, sizeof(msg),
+				 &bad))
+		pr_fail("invariant", bad, "radix tree: %s", msg);
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * verdict.c - short text reports of verdicts.
+ */
+#include "report/verdict.h"
+#include "strategy/strategy.h"
+
+void pr_report_verdict_line(FILE *f, const struct pr_verdict *v)
+{
+	fprintf(f, "%s", v->kind);
+	if (v->obj[0] && v->obj[0] != '-')
+		fprintf(f, " on %s", v->obj);
+	fprintf(f, " at step %llu", (unsigned long long)v->step);
+	if (v->ctx >= 0)
+		fprintf(f, " (%s%s)", v->ctx_name,
+			v->in_event ? ", in interrupt" : "");
+	if (v->msg[0])
+		fprintf(f, ": %s", v->msg);
+	fputc('\n', f);
+}
+
+void pr_report_verdict(FILE *f, const struct pr_run_result *res,
+		       size_t nsegments)
+{
+	const struct pr_verdict *v = &res->verdict;
+
+	fprintf(f, "  verdict:  ");
+	pr_report_verdict_line(f, v);
+	if (v->site[0])
+		fprintf(f, "  at:       %s (%s)\n", v->site, v->where);
+	fprintf(f, "  schedule: %zu segments, %llu steps, %llu preemptions\n",
+		nsegments, (unsigned long long)res->steps,
+		(unsigned long long)res->preemptions);
+}
+
+const char *pr_report_choice(int code, char *buf, size_t len)
+{
+	if (code >= PR_CHOICE_EVENT)
+		snprintf(buf, len, "e%d", code - PR_CHOICE_EVENT);
+	else
+		snprintf(buf, len, "c%d", code);
+	return buf;
+}
