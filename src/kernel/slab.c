@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slab.c - kmem_cache over a static arena, with shadow state (slab.h).
+ */
+#include "kernel/slab.h"
+#include "kernel/kasan.h"
+#include "runtime/context.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define POISON_INUSE	0x5a	/* fresh, never allocated */
+#define POISON_FREE	0x6b	/* freed */
+
+struct kmem_cache {
+	char name[24];
+	size_t objsize;		/* as asked */
+	size_t size;		/* stride: objsize rounded up to 16 */
+	unsigned int capacity;
+	unsigned char *mem;
+	int pool;		/* kasan pool id */
+	kmem_ctor_t ctor;
+	unsigned int active;
+	unsigned int fresh;	/* objects [fresh, capacity) never used yet */
+	int used;
+};
+
+static struct kmem_cache caches[KMEM_CACHE_MAX];
+static unsigned char arena[KMEM_ARENA_SIZE] __attribute__((aligned(64)));
+static size_t arena_used;
+
+static void reset_one(struct kmem_cache *c)
+{
+	memset(c->mem, POISON_INUSE, c->size * c->capacity);
+	for (unsigned int i = 0; i < c->capacity; i++)
+		kasan_set(c->pool, i, KASAN_FREE);
+	c->active = 0;
+	c->fresh = 0;
+}
+
+kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
+					 unsigned int capacity,
+					 kmem_ctor_t ctor)
+{
+	struct kmem_cache *c = NULL;
+	size_t stride = (size + 15) & ~(size_t)15;
+
+	for (int i = 0; i < KMEM_CACHE_MAX; i++)
+		if (caches[i].used && !strcmp(caches[i].name, name)) {
+			c = &caches[i];
+			if (c->objsize != size || c->capacity < capacity)
+				return NULL;
+			c->ctor = ctor;
+			reset_one(c);
+			return c;
+		}
+	for (int i = 0; i < KMEM_CACHE_MAX; i++)
+		if (!caches[i].used) {
+			c = &caches[i];
+			break;
+		}
+	if (!c || !size || !capacity ||
+	    stride * capacity > KMEM_ARENA_SIZE - arena_used)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->objsize = size;
+	c->size = stride;
+	c->capacity = capacity;
+	c->mem = arena + arena_used;
+	c->ctor = ctor;
+	c->pool = kasan_register_pool(c->mem, stride, capacity, c->name,
+				      KASAN_FREE);
+	if (c->pool < 0)
+		return NULL;
+	arena_used += stride * capacity;
+	c->used = 1;
+	reset_one(c);
+	return c;
+}
+
+kmem_cache_t *kmem_cache_create(const char *name, size_t size, size_t align,
+				unsigned long flags, kmem_ctor_t ctor,
+				kmem_ctor_t dtor)
+{
+	(void)align;
+	(void)flags;
+	(void)dtor;
+	return kmem_cache_create_capacity(name, size,
+					  KMEM_CACHE_DEFAULT_CAPACITY, ctor);
+}
+
+/*
+ * The arena is a stack: destroying the most recent cache gives its memory
+ * back, any other keeps its memory reserved (caches live for the process
+ * in practice).
+ */
+int kmem_cache_destroy(kmem_cache_t *c)
+{
+	if (!c || !c->used)
+		return -1;
+	kasan_unregister_pool(c->pool);
+	if (c->mem + c->size * c->capacity == arena + arena_used)
+		arena_used -= c->size * c->capacity;
+	c->used = 0;
+	return 0;
+}
+
+void kmem_cache_reset_cache(kmem_cache_t *cachep)
+{
+	for (int i = 0; i < KMEM_CACHE_MAX; i++)
+		if (caches[i].used && (!cachep || cachep == &caches[i]))
+			reset_one(&caches[i]);
+}
+
+void *kmem_cache_alloc(kmem_cache_t *c, unsigned int gfp)
+{
+	unsigned int i;
+	void *obj;
+
+	(void)gfp;
+	if (c->fresh < c->capacity) {
+		i = c->fresh++;
+	} else {
+		for (i = 0; i < c->capacity; i++)
+			if (kasan_get(c->pool, i) == KASAN_FREED)
+				break;
+		if (i == c->capacity)
+			return NULL;
+	}
+	kasan_set(c->pool, i, KASAN_ALLOCATED);
+	c->active++;
+	obj = c->mem + c->size * i;
+	if (c->ctor)
+		c->ctor(obj, c, SLAB_CTOR_CONSTRUCTOR);
+	return obj;
+}
+
+void *kmem_cache_zalloc(kmem_cache_t *c, unsigned int gfp)
+{
+	void *obj = kmem_cache_alloc(c, gfp);
+
+	if (obj)
+		memset(obj, 0, c->objsize);
+	return obj;
+}
+
+int kmem_cache_obj_index(const kmem_cache_t *c, const void *obj)
+{
+	uintptr_t a = (uintptr_t)obj, base = (uintptr_t)c->mem;
+
+	if (a < base || a - base >= c->size * c->capacity ||
+	    (a - base) % c->size)
+		return -1;
+	return (int)((a - base) / c->size);
+}
+
+void kmem_cache_free(kmem_cache_t *c, void *obj)
+{
+	int i = kmem_cache_obj_index(c, obj);
+	enum kasan_state s;
+
+	if (i < 0)
+		pr_fail("invalid-free", obj,
+			"kmem_cache_free(%s): not an object of this cache",
+			c->name);
+	s = kasan_get(c->pool, (unsigned int)i);
+	switch (s) {
+	case KASAN_ALLOCATED:
+		break;
+	case KASAN_FREED:
+		pr_fail("double-free", obj, "kmem_cache_free of a freed object");
+	case KASAN_RCU_PENDING:
+		pr_fail("double-free", obj,
+			"kmem_cache_free of an object queued by call_rcu "
+			"(its callback will free it again)");
+	case KASAN_FREE:
+		pr_fail("invalid-free", obj,
+			"kmem_cache_free of an object never allocated");
+	}
+	kasan_set(c->pool, (unsigned int)i, KASAN_FREED);
+	c->active--;
+	memset(obj, POISON_FREE, c->size);
+}
+
+int kmem_cache_check_leaks(kmem_cache_t *c)
+{
+	unsigned int first = c->capacity;
+
+	for (unsigned int i = 0; i < c->capacity; i++) {
+		enum kasan_state s = kasan_get(c->pool, i);
+
+		if (s == KASAN_ALLOCATED || s == KASAN_RCU_PENDING) {
+			first = i;
+			break;
+		}
+	}
+	if (first == c->capacity)
+		return 0;
+	pr_fail("leak", c->mem + c->size * first,
+		"%u %s object%s still allocated at the end of the run, "
+		"the first %s",
+		c->active, c->name, c->active == 1 ? "" : "s",
+		kasan_get(c->pool, first) == KASAN_RCU_PENDING ?
+		"still queued by call_rcu" : "never freed");
+}
+
+unsigned int kmem_cache_nr_active(const kmem_cache_t *c)
+{
+	return c->active;
+}
+
+unsigned int kmem_cache_capacity(const kmem_cache_t *c)
+{
+	return c->capacity;
+}
+
+const char *kmem_cache_name(const kmem_cache_t *c)
+{
+	return c->name;
+}
