@@ -5,7 +5,7 @@
  * exact error positions, and a small deterministic mutation fuzz.
  *
  * Build with -DPR_TRACE_TEST_STUBS to link without the runtime (provides
- * pr_site_label).
+ * pr_site_label and pr_segment_end_label, as in runtime/schedule.c).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -37,6 +37,20 @@ const char *pr_site_label(const struct pr_site *site, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s:%s", site->func, k);
 	return buf;
+}
+
+const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,
+				 size_t len)
+{
+	if (seg->end_label) {
+		snprintf(buf, len, "%s", seg->end_label);
+		return buf;
+	}
+	if (!seg->end) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	return pr_site_label(seg->end, buf, len);
 }
 #endif
 
@@ -408,6 +422,8 @@ static const struct bad bad[] = {
 	  "bad result 'maybe'" },
 	{ "context out of range", "ctx 1 cpu1", S("ctx 64 cpu1"), 0, "13:13",
 	  "out of range for verdict-ctx" },
+	{ "flag out of range", "verdict-event 0", S("verdict-event 5"), 0,
+	  "14:15", "out of range for verdict-event (at most 1)" },
 	{ "verdict string too long", "kind lost-update",
 	  S("kind 0123456789012345678901234567890123"), 0, "11:14",
 	  "string too long (at most 31 bytes)" },
@@ -420,6 +436,8 @@ static const struct bad bad[] = {
 	{ "raw control byte", "counter is 1", S("counter\tis 1"), 0, "18:20",
 	  "unescaped byte 0x09" },
 	{ "CRLF", "run 17\n", S("run 17\r\n"), 0, "8:7", "carriage return" },
+	{ "reserved site label", "irq:rmw", S("-"), 0, "24:8",
+	  "site label '-' is reserved" },
 	{ "site out of order", "site 1", S("site 2"), 0, "23:6",
 	  "site 2 out of order (expected site 1)" },
 	{ "bad token", "c1*3@1", S("x1*3@1"), 0, "26:9",

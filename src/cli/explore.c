@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cli/cli.h"
 #include "report/verdict.h"
+#include "model/variant.h"
 #include "trace/trace.h"
 
 #include <errno.h>
@@ -49,6 +50,9 @@ static void explore_usage(FILE *f)
 "  -d, --depth D         PCT depth: D-1 priority change points (default 3)\n"
 "      --pct-steps K     PCT's estimated run length (default: measured)\n"
 "      --max-steps N     a run longer than N steps is a livelock (default 100000)\n"
+"  -p, --protocol P      page-cache protocol: locked, v2 (default), merged\n"
+"  -K, --knob NAME       plant a known bug back (repeatable; see doc/variants.md)\n"
+"      --radix-shift N   RADIX_TREE_MAP_SHIFT of the model's trees: 1-3 (default 2)\n"
 "  -k, --keep-going      do not stop at the first failure\n"
 "  -o, --output FILE     write the first failing trace to FILE\n"
 "      --trace-dir DIR   where failing traces go (default traces/)\n"
@@ -61,7 +65,7 @@ static void explore_usage(FILE *f)
 }
 
 enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
-       OPT_TRACE_DIR };
+       OPT_TRACE_DIR, OPT_RADIX_SHIFT };
 
 static const struct option long_opts[] = {
 	{ "strategy", required_argument, NULL, 's' },
@@ -72,6 +76,9 @@ static const struct option long_opts[] = {
 	{ "depth", required_argument, NULL, 'd' },
 	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+	{ "protocol", required_argument, NULL, 'p' },
+	{ "knob", required_argument, NULL, 'K' },
+	{ "radix-shift", required_argument, NULL, OPT_RADIX_SHIFT },
 	{ "keep-going", no_argument, NULL, 'k' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "trace-dir", required_argument, NULL, OPT_TRACE_DIR },
@@ -103,7 +110,7 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 	pr_run_options_default(&o->run);
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qh", long_opts,
+	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qhp:K:", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -150,6 +157,32 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 			break;
 		case 'k':
 			o->keep_going = 1;
+			break;
+		case 'p':
+			if (variant_protocol_parse(optarg, &variant.protocol)) {
+				fprintf(stderr, "%s explore: error: unknown protocol '%s' (locked, v2, merged)\n",
+					pr_argv0, optarg);
+				return -1;
+			}
+			break;
+		case 'K': {
+			enum pr_knob k;
+
+			if (variant_knob_parse(optarg, &k)) {
+				fprintf(stderr, "%s explore: error: unknown knob '%s' (see doc/variants.md)\n",
+					pr_argv0, optarg);
+				return -1;
+			}
+			variant.knobs |= k;
+			break;
+		}
+		case OPT_RADIX_SHIFT:
+			if (parse_u64(optarg, &v) || v < 1 || v > 3) {
+				fprintf(stderr, "%s explore: error: --radix-shift needs 1, 2 or 3, not '%s'\n",
+					pr_argv0, optarg);
+				return -1;
+			}
+			variant.radix_map_shift = (unsigned)v;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -223,6 +256,26 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The model's variant travels with the trace, so replay can restore it. */
+static void variant_to_options(struct pr_trace *t)
+{
+	char knobs[256] = "", num[16];
+	size_t off = 0;
+
+	pr_trace_set_option(t, "protocol", variant_protocol_name(variant.protocol));
+	for (unsigned i = 0; i < variant_nr_knobs(); i++) {
+		enum pr_knob k = variant_knob_at(i);
+
+		if (knob(k) && off < sizeof(knobs))
+			off += (size_t)snprintf(knobs + off, sizeof(knobs) - off,
+						"%s%s", off ? "," : "",
+						variant_knob_name(k));
+	}
+	pr_trace_set_option(t, "knobs", off ? knobs : "none");
+	snprintf(num, sizeof(num), "%u", variant.radix_map_shift);
+	pr_trace_set_option(t, "radix-shift", num);
+}
+
 static int save_trace(const struct target *tg, const struct explore_opts *o,
 		      uint64_t run, const struct pr_run_result *res,
 		      struct pr_schedule *rec, char *path, size_t pathlen)
@@ -253,6 +306,7 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 	t.sched = *rec;
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)o->run.max_steps);
 	pr_trace_set_option(&t, "max-steps", num);
+	variant_to_options(&t);
 	rc = pr_trace_write(path, &t, err, sizeof(err));
 	/* The strings and the schedule are borrowed: only free the options. */
 	t.program = t.strategy = NULL;

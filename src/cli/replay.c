@@ -10,6 +10,7 @@
  */
 #include "cli/cli.h"
 #include "report/verdict.h"
+#include "model/variant.h"
 #include "trace/trace.h"
 
 #include <getopt.h>
@@ -59,6 +60,45 @@ static long first_difference(const struct pr_schedule *a,
 	return a->n == b->n ? -1 : (long)n;
 }
 
+/* Restore the model variant the trace was recorded with. */
+static int variant_from_options(const struct pr_trace *t, const char *path)
+{
+	const char *p = pr_trace_option(t, "protocol");
+	const char *k = pr_trace_option(t, "knobs");
+	const char *r = pr_trace_option(t, "radix-shift");
+	uint64_t shift;
+
+	if (p && variant_protocol_parse(p, &variant.protocol)) {
+		fprintf(stderr, "%s: error: unknown protocol '%s'\n", path, p);
+		return -1;
+	}
+	variant.knobs = 0;
+	if (k && strcmp(k, "none")) {
+		char buf[256], *save = NULL, *tok;
+
+		snprintf(buf, sizeof(buf), "%s", k);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			enum pr_knob kn;
+
+			if (variant_knob_parse(tok, &kn)) {
+				fprintf(stderr, "%s: error: unknown knob '%s'\n",
+					path, tok);
+				return -1;
+			}
+			variant.knobs |= kn;
+		}
+	}
+	if (r) {
+		if (parse_u64(r, &shift) || shift < 1 || shift > 3) {
+			fprintf(stderr, "%s: error: bad radix-shift '%s'\n", path, r);
+			return -1;
+		}
+		variant.radix_map_shift = (unsigned)shift;
+	}
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct pr_trace t;
@@ -106,6 +146,10 @@ int cmd_replay(int argc, char **argv)
 	if (opt && (parse_u64(opt, &ro.max_steps) || ro.max_steps == 0)) {
 		fprintf(stderr, "%s: error: bad max-steps option '%s'\n",
 			argv[optind], opt);
+		pr_trace_free(&t);
+		return EXIT_BADINPUT;
+	}
+	if (variant_from_options(&t, argv[optind])) {
 		pr_trace_free(&t);
 		return EXIT_BADINPUT;
 	}

@@ -17,6 +17,7 @@
 #define PAGERACE_KERNEL_ATOMIC_H
 
 #include "runtime/yield.h"
+#include "kernel/barrier.h"
 #include "kernel/kasan.h"
 
 typedef struct {
@@ -111,9 +112,9 @@ typedef struct {
 		__atomic_exchange_n(__xp, __xnew, __ATOMIC_SEQ_CST); })
 
 /* x86: atomic RMWs are already full barriers; kept as fence points. */
-#define smp_mb__before_atomic_dec() do { PR_FENCE("smp_mb__before_atomic_dec"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define smp_mb__after_atomic_dec() do { PR_FENCE("smp_mb__after_atomic_dec"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define smp_mb__before_atomic_inc() do { PR_FENCE("smp_mb__before_atomic_inc"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define smp_mb__after_atomic_inc() do { PR_FENCE("smp_mb__after_atomic_inc"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__before_atomic_dec()	__kfence("smp_mb__before_atomic_dec")
+#define smp_mb__after_atomic_dec()	__kfence("smp_mb__after_atomic_dec")
+#define smp_mb__before_atomic_inc()	__kfence("smp_mb__before_atomic_inc")
+#define smp_mb__after_atomic_inc()	__kfence("smp_mb__after_atomic_inc")
 
 #endif /* PAGERACE_KERNEL_ATOMIC_H */

@@ -34,6 +34,12 @@
 
 #define barrier()	__asm__ __volatile__("" ::: "memory")
 
+/* A full fence recorded under @tag (smp_mb__before_clear_bit & co.). */
+#define __kfence(tag) do {						\
+		PR_FENCE(tag);						\
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);		\
+	} while (0)
+
 #define smp_mb() do {							\
 		PR_FENCE("smp_mb");					\
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);		\

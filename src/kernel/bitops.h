@@ -22,6 +22,7 @@
 
 #include "runtime/yield.h"
 #include "kernel/compiler.h"
+#include "kernel/barrier.h"
 #include "kernel/kasan.h"
 
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
@@ -86,10 +87,11 @@
 #define __change_bit(nr, addr)	((void)__bitop_plain(nr, addr, __bitop_xor, #nr))
 #define __test_and_set_bit(nr, addr)	__bitop_plain(nr, addr, __bitop_or, #nr)
 #define __test_and_clear_bit(nr, addr)	__bitop_plain(nr, addr, __bitop_clr, #nr)
-#define __test_and_change_bit(nr, addr)	__bitop_plain(nr, addr, __bitop_xor, #nr)
+#define __test_and_change_bit(nr, addr)					\
+	__bitop_plain(nr, addr, __bitop_xor, #nr)
 
 /* clear_bit is not a barrier; these make it one where the kernel asks. */
-#define smp_mb__before_clear_bit() do { PR_FENCE("smp_mb__before_clear_bit"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
-#define smp_mb__after_clear_bit() do { PR_FENCE("smp_mb__after_clear_bit"); __atomic_thread_fence(__ATOMIC_SEQ_CST); } while (0)
+#define smp_mb__before_clear_bit()	__kfence("smp_mb__before_clear_bit")
+#define smp_mb__after_clear_bit()	__kfence("smp_mb__after_clear_bit")
 
 #endif /* PAGERACE_KERNEL_BITOPS_H */

@@ -70,7 +70,7 @@ void rcu_read_unlock(void)
 	if (--c->rcu_nesting == 0) {
 		c->rcu_start = 0;
 		/* A grace period may have ended: let its waiters look. */
-		if (rcu.head || rcu.sync_waiters)
+		if ((rcu.head || rcu.sync_waiters) && pr_self() >= 0)
 			pr_wake(&rcu.waitq);
 	}
 	preempt_enable();
@@ -95,7 +95,8 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 	*rcu.tail = head;
 	rcu.tail = &head->next;
 	rcu.queued++;
-	pr_wake(&rcu.waitq);
+	if (pr_self() >= 0)	/* outside a run nobody waits */
+		pr_wake(&rcu.waitq);
 }
 
 /* Dequeue and run the oldest callback (its grace period is over). */

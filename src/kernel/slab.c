@@ -20,7 +20,8 @@ struct kmem_cache {
 	unsigned int capacity;
 	unsigned char *mem;
 	int pool;		/* kasan pool id */
-	kmem_ctor_t ctor;
+	kmem_ctor_t ctor;	/* 2.6.13 constructor, or */
+	void (*ctor1)(void *obj);	/* the one-argument kind */
 	unsigned int active;
 	unsigned int fresh;	/* objects [fresh, capacity) never used yet */
 	int used;
@@ -30,18 +31,25 @@ static struct kmem_cache caches[KMEM_CACHE_MAX];
 static unsigned char arena[KMEM_ARENA_SIZE] __attribute__((aligned(64)));
 static size_t arena_used;
 
+/* Constructed objects, as a fresh slab has them; else poison. */
 static void reset_one(struct kmem_cache *c)
 {
 	memset(c->mem, POISON_INUSE, c->size * c->capacity);
-	for (unsigned int i = 0; i < c->capacity; i++)
+	for (unsigned int i = 0; i < c->capacity; i++) {
 		kasan_set(c->pool, i, KASAN_FREE);
+		if (c->ctor)
+			c->ctor(c->mem + c->size * i, c,
+				SLAB_CTOR_CONSTRUCTOR);
+		else if (c->ctor1)
+			c->ctor1(c->mem + c->size * i);
+	}
 	c->active = 0;
 	c->fresh = 0;
 }
 
-kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
-					 unsigned int capacity,
-					 kmem_ctor_t ctor)
+static kmem_cache_t *create(const char *name, size_t size,
+			    unsigned int capacity, kmem_ctor_t ctor,
+			    void (*ctor1)(void *obj))
 {
 	struct kmem_cache *c = NULL;
 	size_t stride = (size + 15) & ~(size_t)15;
@@ -52,6 +60,7 @@ kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
 			if (c->objsize != size || c->capacity < capacity)
 				return NULL;
 			c->ctor = ctor;
+			c->ctor1 = ctor1;
 			reset_one(c);
 			return c;
 		}
@@ -70,6 +79,7 @@ kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
 	c->capacity = capacity;
 	c->mem = arena + arena_used;
 	c->ctor = ctor;
+	c->ctor1 = ctor1;
 	c->pool = kasan_register_pool(c->mem, stride, capacity, c->name,
 				      KASAN_FREE);
 	if (c->pool < 0)
@@ -87,8 +97,14 @@ kmem_cache_t *kmem_cache_create(const char *name, size_t size, size_t align,
 	(void)align;
 	(void)flags;
 	(void)dtor;
-	return kmem_cache_create_capacity(name, size,
-					  KMEM_CACHE_DEFAULT_CAPACITY, ctor);
+	return create(name, size, KMEM_CACHE_DEFAULT_CAPACITY, ctor, NULL);
+}
+
+kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
+					 unsigned int capacity,
+					 void (*ctor)(void *obj))
+{
+	return create(name, size, capacity, NULL, ctor);
 }
 
 /*
@@ -132,8 +148,6 @@ void *kmem_cache_alloc(kmem_cache_t *c, unsigned int gfp)
 	kasan_set(c->pool, i, KASAN_ALLOCATED);
 	c->active++;
 	obj = c->mem + c->size * i;
-	if (c->ctor)
-		c->ctor(obj, c, SLAB_CTOR_CONSTRUCTOR);
 	return obj;
 }
 
@@ -181,7 +195,8 @@ void kmem_cache_free(kmem_cache_t *c, void *obj)
 	}
 	kasan_set(c->pool, (unsigned int)i, KASAN_FREED);
 	c->active--;
-	memset(obj, POISON_FREE, c->size);
+	if (!c->ctor && !c->ctor1)
+		memset(obj, POISON_FREE, c->size);
 }
 
 int kmem_cache_check_leaks(kmem_cache_t *c)

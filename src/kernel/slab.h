@@ -14,10 +14,10 @@
  * accesses to it are caught) as long as the pool has fresh ones.
  *
  * Verdicts: "double-free", "invalid-free" (not an object of this cache,
- * or never allocated), "leak" (kmem_cache_check_leaks).  Freed memory is
- * poisoned with 0x6b, fresh memory with 0x5a, as the kernel's SLAB_POISON
- * does, so a use after free that slips past the shadow reads the same
- * garbage in every run.
+ * or never allocated), "leak" (kmem_cache_check_leaks).  Without a
+ * constructor, freed memory is poisoned with 0x6b and fresh memory with
+ * 0x5a, as the kernel's SLAB_POISON does, so a use after free that slips
+ * past the shadow reads the same garbage in every run.
  *
  * The allocator's bookkeeping has no yield points: the kernel's slab
  * works on per-CPU arrays with interrupts off, so an allocation or a free
@@ -46,9 +46,11 @@ typedef void (*kmem_ctor_t)(void *obj, kmem_cache_t *cachep,
  * kmem_cache_create - a cache of KMEM_CACHE_DEFAULT_CAPACITY objects
  *
  * 2.6.13's signature; @align, @flags and @dtor are ignored.  @ctor, if
- * given, runs on every allocation (the kernel runs it once per slab and
- * expects objects to be freed in constructed state; running it each time
- * is the behaviour of a kernel whose frees always honour that).
+ * given, runs on every object when the cache is reset (the kernel runs it
+ * when a slab is created) and never again: as in the kernel, objects must
+ * be freed in constructed state, and since SLAB_POISON is off for caches
+ * with a constructor, freed objects of such a cache are not poisoned, so
+ * an object freed dirty is handed out dirty.
  * Creating a cache whose name exists returns that cache, reset, so a
  * setup run before every run may create its caches each time.  Returns
  * NULL if the arena or the registry is full.
@@ -57,10 +59,13 @@ kmem_cache_t *kmem_cache_create(const char *name, size_t size, size_t align,
 				unsigned long flags, kmem_ctor_t ctor,
 				kmem_ctor_t dtor);
 
-/* As kmem_cache_create with a capacity of @capacity objects. */
+/*
+ * As kmem_cache_create with a capacity of @capacity objects and a
+ * constructor that takes the object only (NULL: none).
+ */
 kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
 					 unsigned int capacity,
-					 kmem_ctor_t ctor);
+					 void (*ctor)(void *obj));
 
 int kmem_cache_destroy(kmem_cache_t *cachep);
 

@@ -10,6 +10,19 @@
 #include "kernel/spinlock.h"
 #include "kernel/kasan.h"
 
+#include <string.h>
+
+/* A site's file without its directories: verdicts must not carry paths. */
+static const char *site_file(const struct pr_site *site)
+{
+	const char *slash;
+
+	if (!site)
+		return "?";
+	slash = strrchr(site->file, '/');
+	return slash ? slash + 1 : site->file;
+}
+
 static const char *ctx_label(int ctx)
 {
 	return ctx < 0 ? "setup/check code" : pr_ctx_name(ctx);
@@ -34,12 +47,13 @@ static void check_self_deadlock(const void *lock, int self, int owner,
 			"interrupt handler on %s takes a %s lock its CPU already "
 			"holds (taken in %s at %s:%d, interrupts were on)",
 			ctx_label(self), how, held_at ? held_at->func : "?",
-			held_at ? held_at->file : "?",
+			site_file(held_at),
 			held_at ? held_at->line : 0);
 	pr_fail("deadlock", lock,
 		"%s takes a %s lock it already holds (taken in %s at %s:%d)",
 		ctx_label(self), how, held_at ? held_at->func : "?",
-		held_at ? held_at->file : "?", held_at ? held_at->line : 0);
+		site_file(held_at),
+		held_at ? held_at->line : 0);
 }
 
 /* ---- spinlock_t ------------------------------------------------------ */
@@ -112,7 +126,7 @@ void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 		kasan_check(lock, sizeof(*lock), 1);
 		c = __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED);
 		if (c >= 0) {
-			__atomic_store_n(&lock->cnt, c + 1, __ATOMIC_ACQUIRE);
+			__atomic_fetch_add(&lock->cnt, 1, __ATOMIC_ACQUIRE);
 			break;
 		}
 		check_self_deadlock(lock, self, lock->writer, lock->site,

@@ -92,8 +92,10 @@ void __write_unlock(rwlock_t *lock, const struct pr_site *s);
 #define spin_trylock(l)		__KLOCK(__spin_trylock, l)
 #define spin_unlock(l)		__KUNLOCK(__spin_unlock, l)
 
-#define spin_lock_irq(l)	do { local_irq_disable(); spin_lock(l); } while (0)
-#define spin_unlock_irq(l)	do { spin_unlock(l); local_irq_enable(); } while (0)
+#define spin_lock_irq(l) \
+	do { local_irq_disable(); spin_lock(l); } while (0)
+#define spin_unlock_irq(l) \
+	do { spin_unlock(l); local_irq_enable(); } while (0)
 #define spin_lock_irqsave(l, flags) \
 	do { local_irq_save(flags); spin_lock(l); } while (0)
 #define spin_unlock_irqrestore(l, flags) \
@@ -108,7 +110,8 @@ void __write_unlock(rwlock_t *lock, const struct pr_site *s);
 #define read_lock_irq(l)	do { local_irq_disable(); read_lock(l); } while (0)
 #define read_unlock_irq(l)	do { read_unlock(l); local_irq_enable(); } while (0)
 #define write_lock_irq(l)	do { local_irq_disable(); write_lock(l); } while (0)
-#define write_unlock_irq(l)	do { write_unlock(l); local_irq_enable(); } while (0)
+#define write_unlock_irq(l) \
+	do { write_unlock(l); local_irq_enable(); } while (0)
 #define read_lock_irqsave(l, flags) \
 	do { local_irq_save(flags); read_lock(l); } while (0)
 #define read_unlock_irqrestore(l, flags) \

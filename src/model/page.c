@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kernel.h"
 #include "kernel/spinlock.h"
 #include "model/page_alloc.h"
 #include "model/variant.h"
@@ -16,13 +17,6 @@
 
 struct page *mem_map;
 unsigned long max_mapnr;
-
-/*
- * The kernel layer may name its own objects (slab/kasan); chain to it if
- * it is linked in.  Weak, so the model links without it.
- */
-extern int kasan_obj_name(const void *obj, char *buf, unsigned len)
-	__attribute__((weak));
 
 int page_model_owns(const void *obj)
 {
@@ -61,19 +55,6 @@ int page_obj_name(const void *obj, char *buf, unsigned len)
 	return 1;
 }
 
-/* The resolver installed before ours, chained to (never ourselves). */
-static pr_obj_resolver next_resolver;
-
-static int model_obj_resolver(const void *obj, char *buf, unsigned len)
-{
-	if (page_obj_name(obj, buf, len))
-		return 1;
-	if (kasan_obj_name && kasan_obj_name(obj, buf, len))
-		return 1;
-	if (next_resolver)
-		return next_resolver(obj, buf, len);
-	return 0;
-}
 
 void page_model_init(unsigned long nr_pages)
 {
@@ -82,10 +63,8 @@ void page_model_init(unsigned long nr_pages)
 	if (!mem_map)
 		abort();
 	max_mapnr = nr_pages;
-	if (pr_get_obj_resolver() != model_obj_resolver) {
-		next_resolver = pr_get_obj_resolver();
-		pr_set_obj_resolver(model_obj_resolver);
-	}
+	/* kernel/'s resolver names pool objects, then asks ours */
+	kernel_set_obj_resolver(page_obj_name);
 	page_model_reset();
 }
 

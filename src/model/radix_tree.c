@@ -1012,7 +1012,7 @@ static void radix_tree_node_ctor(void *node)
 int radix_tree_init(int capacity)
 {
 	if (!radix_tree_node_cachep) {
-		radix_tree_node_cachep = kmem_cache_create("node",
+		radix_tree_node_cachep = kmem_cache_create_capacity("node",
 				sizeof(struct radix_tree_node), capacity,
 				radix_tree_node_ctor);
 		if (!radix_tree_node_cachep)

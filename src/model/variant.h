@@ -43,5 +43,7 @@ int variant_protocol_parse(const char *name, enum pr_protocol *out);
 const char *variant_protocol_name(enum pr_protocol p);
 int variant_knob_parse(const char *name, enum pr_knob *out);
 const char *variant_knob_name(enum pr_knob k);
+unsigned int variant_nr_knobs(void);
+enum pr_knob variant_knob_at(unsigned int i);	/* 0 .. nr-1 */
 
 #endif /* PAGERACE_MODEL_VARIANT_H */

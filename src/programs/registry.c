@@ -17,6 +17,15 @@ const struct pr_program *const pr_programs[] = {
 	&pr_prog_spin_livelock_fixed,
 	&pr_prog_null_deref,
 	&pr_prog_null_deref_fixed,
+	&pr_prog_pc_lookup_truncate,
+	&pr_prog_pc_lookup_reuse,
+	&pr_prog_pc_walk_free,
+	&pr_prog_pc_irq_alloc,
+	&pr_prog_pc_add_lookup,
+	&pr_prog_pc_reclaim_lookup,
+	&pr_prog_pc_lock_truncate,
+	&pr_prog_pc_swap,
+	&pr_prog_pc_mixed,
 	NULL
 };
 

@@ -60,8 +60,8 @@ struct pr_trace {
 	/*
 	 * Recorded schedules carry seg.end; read ones carry seg.end_label,
 	 * pointing into @sites (end == NULL).  A segment without an end
-	 * site (end and end_label both NULL, or an empty label) is written
-	 * without one.
+	 * site (label "-" or empty, see pr_segment_end_label) is written
+	 * without one and read back with end_label == NULL.
 	 */
 	struct pr_schedule sched;
 	char **sites;			/* read traces: the site table */

@@ -635,6 +635,9 @@ static int sites(struct parser *p)
 			t->sites = s;
 			cap = nc;
 		}
+		if (is_key(sp + 1, (size_t)(e - sp - 1), "-"))
+			return FAIL_AT(p, sp + 1, "site label '-' is reserved "
+				       "(no site: leave out the '@')");
 		if (string(p, sp + 1, e, &label))
 			return -1;
 		t->sites[t->nsites++] = label;

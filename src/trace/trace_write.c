@@ -35,20 +35,18 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /*
- * The label of a segment's end, whichever way the schedule was made.
- * (run.h declares pr_segment_end_label for this; until the runtime
- * provides it we go through pr_site_label directly.)  NULL: no end site.
+ * The label of a segment's end, whichever way the schedule was made; NULL
+ * if it has none (the runtime labels a missing site "-").  A read label is
+ * used as is: copying it through a buffer could truncate it.
  */
 static const char *seg_label(const struct pr_segment *seg, char *buf,
 			     size_t len)
 {
-	const char *l = NULL;
+	const char *l = seg->end_label;
 
-	if (seg->end)
-		l = pr_site_label(seg->end, buf, len);
-	else if (seg->end_label)
-		l = seg->end_label;
-	return l && *l ? l : NULL;
+	if (!l)
+		l = pr_segment_end_label(seg, buf, len);
+	return l && *l && strcmp(l, "-") ? l : NULL;
 }
 
 /* ---- escaping ---------------------------------------------------------- */

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shadow.c - shadow state and detectors for lookups, held references and
+ * page-lock ownership.
+ */
+#include "check/shadow.h"
+#include "model/mapping.h"
+#include "runtime/context.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NEST	4
+
+struct lookup_key {
+	struct address_space *mapping;
+	unsigned long index;
+	const char *fn;
+};
+
+static struct {
+	struct lookup_key key[MAX_NEST];
+	int depth;
+	int track_holds;
+} cpu_lookup[PR_MAX_CTX];
+
+struct page_shadow {
+	int holders;
+	int holder_ctx;		/* the last context to take a held ref */
+	int lock_owner;		/* context + 2 (-1: setup); 0: unlocked */
+	const char *lock_fn;
+};
+
+static struct page_shadow *shadow;
+static unsigned long nr_shadow;
+
+static struct page_shadow *ps(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (pfn >= nr_shadow) {
+		/* mem_map grew since the last reset: nothing to track yet */
+		return NULL;
+	}
+	return &shadow[pfn];
+}
+
+void shadow_reset(void)
+{
+	static struct page_shadow *store;
+	static unsigned long cap;
+
+	if (max_mapnr > cap) {
+		struct page_shadow *n = realloc(store, max_mapnr * sizeof(*n));
+
+		if (!n)
+			abort();
+		store = n;
+		cap = max_mapnr;
+	}
+	shadow = store;
+	nr_shadow = max_mapnr;
+	memset(shadow, 0, nr_shadow * sizeof(*shadow));
+	memset(cpu_lookup, 0, sizeof(cpu_lookup));
+}
+
+static int self_slot(void)
+{
+	int self = pr_self();
+
+	return self < 0 ? 0 : self;
+}
+
+void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
+			 const char *fn)
+{
+	int c = self_slot();
+
+	if (cpu_lookup[c].depth < MAX_NEST) {
+		struct lookup_key *k = &cpu_lookup[c].key[cpu_lookup[c].depth];
+
+		k->mapping = mapping;
+		k->index = index;
+		k->fn = fn;
+	}
+	cpu_lookup[c].depth++;
+}
+
+void shadow_lookup_end(void)
+{
+	int c = self_slot();
+
+	if (cpu_lookup[c].depth > 0)
+		cpu_lookup[c].depth--;
+}
+
+static struct lookup_key *current_key(void)
+{
+	int c = self_slot();
+	int d = cpu_lookup[c].depth;
+
+	if (d <= 0 || d > MAX_NEST)
+		return NULL;
+	return &cpu_lookup[c].key[d - 1];
+}
+
+
+static const char *mapping_name(const struct address_space *m, char *buf,
+				size_t len)
+{
+	if (!m)
+		snprintf(buf, len, "NULL");
+	else if (m == &swapper_space)
+		snprintf(buf, len, "swapper_space");
+	else
+		snprintf(buf, len, "m%d", m->id);
+	return buf;
+}
+
+void shadow_lookup_found(struct page *page)
+{
+	struct lookup_key *k = current_key();
+	unsigned long flags = page_peek_flags(page);
+	char want[24], got[24];
+
+	if (!k)
+		return;
+	mapping_name(k->mapping, want, sizeof(want));
+	if (flags & (1UL << PG_free))
+		pr_fail("bad-lookup", page,
+			"%s(%s, %lu) returned a free page", k->fn, want, k->index);
+	if (k->mapping == &swapper_space) {
+		if (!(flags & (1UL << PG_swapcache)) || page->private != k->index)
+			pr_fail("bad-lookup", page,
+				"%s(swapper_space, %lu) returned a page %s swap entry %lu",
+				k->fn, k->index,
+				(flags & (1UL << PG_swapcache)) ? "for" : "not in the swap cache,",
+				page->private);
+		if (cpu_lookup[self_slot()].track_holds)
+			shadow_hold(page);
+		return;
+	}
+	if (page->mapping != k->mapping ||
+	    (k->index != SHADOW_ANY_INDEX && page->index != k->index))
+		pr_fail("bad-lookup", page,
+			"%s(%s, %lu) returned a page whose mapping is %s and index %lu",
+			k->fn, want, k->index,
+			mapping_name(page->mapping, got, sizeof(got)), page->index);
+	if (cpu_lookup[self_slot()].track_holds)
+		shadow_hold(page);
+}
+
+void shadow_track_holds(int on)
+{
+	cpu_lookup[self_slot()].track_holds = on;
+}
+
+void shadow_hold(struct page *page)
+{
+	struct page_shadow *s = ps(page);
+
+	if (s) {
+		s->holders++;
+		s->holder_ctx = pr_self();
+	}
+}
+
+void shadow_unhold(struct page *page)
+{
+	struct page_shadow *s = ps(page);
+
+	if (s && s->holders > 0)
+		s->holders--;
+}
+
+int shadow_holders(const struct page *page)
+{
+	struct page_shadow *s = ps(page);
+
+	return s ? s->holders : 0;
+}
+
+void shadow_reclaim(struct page *page, const char *fn)
+{
+	struct page_shadow *s = ps(page);
+
+	if (s && s->holders > 0)
+		pr_fail("reclaim-held-page", page,
+			"%s took the page out of the cache while %s holds a reference from a lookup",
+			fn, pr_ctx_name(s->holder_ctx));
+}
+
+void shadow_page_locked(struct page *page, const char *fn)
+{
+	struct page_shadow *s = ps(page);
+
+	if (!s)
+		return;
+	if (s->lock_owner)
+		pr_fail("double-lock", page,
+			"%s acquired the page lock, but %s already holds it (taken in %s)",
+			fn, s->lock_owner == 1 ? "setup" : pr_ctx_name(s->lock_owner - 2),
+			s->lock_fn);
+	s->lock_owner = pr_self() + 2;
+	s->lock_fn = fn;
+}
+
+void shadow_page_unlocked(struct page *page, const char *fn)
+{
+	struct page_shadow *s = ps(page);
+
+	if (!s)
+		return;
+	if (!s->lock_owner)
+		pr_fail("bad-unlock", page, "%s unlocked a page nobody had locked", fn);
+	s->lock_owner = 0;
+}

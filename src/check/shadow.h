@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shadow.h - detectors of the page-cache model that need state of their
+ * own: what a lookup was asked for, who holds references taken by lookups,
+ * and who owns each page lock.  Called from the model through these small
+ * hooks; none of them yields, so a check sees the model at one instant.
+ */
+#ifndef PAGERACE_CHECK_SHADOW_H
+#define PAGERACE_CHECK_SHADOW_H
+
+struct page;
+struct address_space;
+
+void shadow_reset(void);
+
+/*
+ * A lookup of (@mapping, @index) is in progress on this CPU, until
+ * shadow_lookup_end().  @fn names it for reports.  Lookups nest (a handler
+ * may look up while its CPU was looking up).
+ */
+void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
+			 const char *fn);
+void shadow_lookup_end(void);
+/* For gang lookups: any index will do, the mapping must match. */
+#define SHADOW_ANY_INDEX	(~0UL)
+
+/*
+ * The lookup in progress is about to return @page: called at its
+ * linearisation point (the recheck of the slot, or under tree_lock), where
+ * @page must be in the cache at the key looked up and not free.
+ */
+void shadow_lookup_found(struct page *page);
+
+/*
+ * References taken by lookups that a caller keeps (a scenario's
+ * find_get_page) are "held"; reclaim must never take a held page out of
+ * the cache: that is what its page_count check under tree_lock is for.
+ */
+void shadow_hold(struct page *page);
+/* While on, a lookup on this CPU holds what it finds (shadow_hold). */
+void shadow_track_holds(int on);
+void shadow_unhold(struct page *page);
+int shadow_holders(const struct page *page);
+/* Reclaim is removing @page (tree_lock held, count check passed). */
+void shadow_reclaim(struct page *page, const char *fn);
+
+/* Page lock ownership: acquired (lock_page, trylock, __SetPageLocked). */
+void shadow_page_locked(struct page *page, const char *fn);
+void shadow_page_unlocked(struct page *page, const char *fn);
+
+#endif /* PAGERACE_CHECK_SHADOW_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * truncate.c - truncate_inode_pages (2.6.13 mm/truncate.c) with the
+ * seeds' non-atomic pagevec lookup (seed 007, patch 6/7).
+ */
+#include "check/shadow.h"
+#include "kernel/kernel.h"
+#include "model/mapping.h"
+
+#define PAGEVEC_SIZE	14
+
+/*
+ * 2.6.13 truncate_complete_page: if the page is still ours, clean it and
+ * take it out of the cache, dropping the page cache's reference.
+ */
+static void truncate_complete_page(struct address_space *mapping,
+				   struct page *page)
+{
+	if (LOAD(page->mapping) != mapping)
+		return;
+	ClearPageDirty(page);
+	ClearPageUptodate(page);
+	ClearPageMappedToDisk(page);
+	remove_from_page_cache(page);
+	page_cache_release(page);	/* pagecache ref */
+}
+
+/*
+ * seed 007 (patch 6/7), mm/swap.c pagevec_lookup_nonatomic; PROTO_LOCKED
+ * keeps 2.6.13's pagevec_lookup (find_get_pages under tree_lock).
+ */
+static unsigned pagevec_lookup_nonatomic(struct page **pages,
+					 struct address_space *mapping,
+					 unsigned long start, unsigned nr)
+{
+	return find_get_pages_nonatomic(mapping, start, nr, pages);
+}
+
+/**
+ * truncate_inode_pages - remove every page at or after @start
+ *
+ * The first pass skips locked pages and pages under writeback; the second
+ * waits for them.  Pages found but already truncated by someone else are
+ * left alone (truncate_complete_page's mapping check).
+ */
+void truncate_inode_pages(struct address_space *mapping, unsigned long start)
+{
+	struct page *pages[PAGEVEC_SIZE];
+	unsigned long next = start;
+	unsigned n, i;
+
+	while ((n = pagevec_lookup_nonatomic(pages, mapping, next,
+					     PAGEVEC_SIZE)) != 0) {
+		for (i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			unsigned long page_index = LOAD(page->index);
+
+			if (page_index > next)
+				next = page_index;
+			next++;
+			if (TestSetPageLocked(page))
+				continue;
+			shadow_page_locked(page, "truncate_inode_pages");
+			if (PageWriteback(page)) {
+				unlock_page(page);
+				continue;
+			}
+			truncate_complete_page(mapping, page);
+			unlock_page(page);
+		}
+		release_pages(pages, (int)n);
+	}
+
+	next = start;
+	for (;;) {
+		n = pagevec_lookup_nonatomic(pages, mapping, next, PAGEVEC_SIZE);
+		if (!n) {
+			if (next == start)
+				break;
+			next = start;
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			unsigned long page_index;
+
+			lock_page(page);
+			page_index = LOAD(page->index);
+			if (page_index > next)
+				next = page_index;
+			next++;
+			truncate_complete_page(mapping, page);
+			unlock_page(page);
+		}
+		release_pages(pages, (int)n);
+	}
+}
