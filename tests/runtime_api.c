@@ -387,20 +387,10 @@ static void test_irq(void)
 		ok(runs_with_irq > 0,
 		   "irq/%s: events are delivered (%d runs with one, up to %d per run)",
 		   strats[i], runs_with_irq, max_delivered);
-		/*
-		 * PCT drops a delivered event below every context for good
-		 * (pct.c), so while its target stays runnable it never
-		 * fires twice in a run: a bug needing two ticks of one
-		 * interrupt is out of PCT's reach.
-		 */
-		if (i == 1)
-			ok_todo(max_delivered == INJ_COUNT,
-				"irq/%s: some run gets all %d deliveries (max %d) # TODO pct delivers an injection at most once per run",
-				strats[i], INJ_COUNT, max_delivered);
-		else
-			ok(max_delivered == INJ_COUNT,
-			   "irq/%s: some run gets all %d deliveries (max %d)",
-			   strats[i], INJ_COUNT, max_delivered);
+		/* PCT redraws a delivered event's priority (pct.c). */
+		ok(max_delivered == INJ_COUNT,
+		   "irq/%s: some run gets all %d deliveries (max %d)",
+		   strats[i], INJ_COUNT, max_delivered);
 		diag("irq/%s: another context ran inside a handler: %s",
 		     strats[i], handler_saw_other ? "yes" : "no");
 	}

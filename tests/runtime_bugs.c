@@ -252,14 +252,8 @@ static void check_mp_depth(void)
 	ok(found > 0 && min_pre >= 1,
 	   "message-passing: every one of %llu failing schedules has a preemption (min %llu)",
 	   (unsigned long long)found, (unsigned long long)min_pre);
-	/*
-	 * The program's summary says it needs two preemptions.  It does not:
-	 * preempting the writer at its yield point before "seq = 2" (after
-	 * "buf = 2") lets the reader read seq 1 and buf 2 in one go.  Kept as
-	 * a TODO so that the claim is checked and an XPASS flags its fix.
-	 */
-	ok_todo(found > 0 && min_pre >= 2,
-	   "message-passing: every failing schedule has >= 2 preemptions (min %llu) # TODO src/programs/message_passing.c fails after 1 preemption",
+	ok(found > 0 && min_pre >= 2,
+	   "message-passing: every failing schedule has >= 2 preemptions (min %llu)",
 	   (unsigned long long)min_pre);
 	pr_schedule_free(&rec);
 }
@@ -278,15 +272,7 @@ int main(void)
 	}
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		check_fixed(fixed[i], "random", NULL);
-		/*
-		 * The seqlock reader retries without PR_SPIN, so PCT can keep
-		 * it (highest priority) looping while the writer holds seq
-		 * odd: a false livelock at the step bound.
-		 */
-		check_fixed(fixed[i], "pct",
-			    !strcmp(fixed[i], "message-passing-fixed") ?
-			    " # TODO reader_seqlock retry loop lacks PR_SPIN; PCT starves the writer" :
-			    NULL);
+		check_fixed(fixed[i], "pct", NULL);
 	}
 	check_mp_depth();
 	return done_testing();

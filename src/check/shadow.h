@@ -41,7 +41,10 @@ void shadow_hold(struct page *page);
 void shadow_track_holds(int on);
 void shadow_unhold(struct page *page);
 int shadow_holders(const struct page *page);
-/* Reclaim is removing @page (tree_lock held, count check passed). */
+/*
+ * Reclaim has just taken @page out of its tree (tree_lock still held, its
+ * count check passed): no lookup may have pinned it since that check.
+ */
 void shadow_reclaim(struct page *page, const char *fn);
 
 /* Page lock ownership: acquired (lock_page, trylock, __SetPageLocked). */

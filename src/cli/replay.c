@@ -26,6 +26,7 @@ static void replay_usage(FILE *f)
 "Re-execute the run recorded in TRACE, step for step, and confirm that it\n"
 "reaches the recorded verdict at the recorded step.\n"
 "\n"
+"  -l, --log     print every step: number, context, yield point, object\n"
 "  -q, --quiet   print nothing but errors\n"
 "  -h, --help    this text\n"
 "\n"
@@ -35,6 +36,7 @@ static void replay_usage(FILE *f)
 }
 
 static const struct option long_opts[] = {
+	{ "log", no_argument, NULL, 'l' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -58,6 +60,19 @@ static long first_difference(const struct pr_schedule *a,
 		    a->seg[i].steps != b->seg[i].steps)
 			return (long)i;
 	return a->n == b->n ? -1 : (long)n;
+}
+
+/* --log: one line per step, in the order they run. */
+static void log_step(const struct pr_site *site, const void *obj, int ctx,
+		     uint64_t step)
+{
+	char label[128], name[64];
+	const char *f = strstr(site->file, "src/");
+
+	printf("%6llu %-8s %-40s %-16s %s:%d\n", (unsigned long long)step,
+	       pr_ctx_name(ctx), pr_site_label(site, label, sizeof(label)),
+	       pr_obj_name(obj, name, sizeof(name)), f ? f : site->file,
+	       site->line);
 }
 
 /* Restore the model variant the trace was recorded with. */
@@ -110,14 +125,17 @@ int cmd_replay(int argc, char **argv)
 	const char *opt;
 	char err[1024];
 	long diff;
-	int c, quiet = 0, rc;
+	int c, quiet = 0, log_steps = 0, rc;
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "qh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "lqh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = 1;
+			break;
+		case 'l':
+			log_steps = 1;
 			break;
 		case 'h':
 			replay_usage(stdout);
@@ -158,8 +176,13 @@ int cmd_replay(int argc, char **argv)
 		pr_trace_free(&t);
 		return EXIT_BADINPUT;
 	}
+	if (log_steps) {
+		pr_replay_single_step(strat);
+		pr_set_step_observer(log_step);
+	}
 	pr_schedule_init(&rec);
 	pr_run_once(tg.prog, strat, &ro, t.seed, t.run, &rec, &res);
+	pr_set_step_observer(NULL);
 	diff = first_difference(&rec, &t.sched);
 
 	if (res.diverged) {

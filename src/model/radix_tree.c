@@ -1006,21 +1006,19 @@ static void radix_tree_node_ctor(void *node)
  * radix_tree_init - create the node cache
  * @capacity:	number of nodes the cache can hold (fixed)
  *
- * Once per process.  Objects are named "node#N" by the slab in allocation
- * order.  Returns 0 or -ENOMEM.  2.6.13 lib/radix-tree.c: radix_tree_init.
+ * Once per process (calling it again returns the same cache, reset).
+ * Objects are named "node#N" by the slab in allocation order.  Returns 0
+ * or -ENOMEM.  2.6.13 lib/radix-tree.c: radix_tree_init.
  */
 int radix_tree_init(int capacity)
 {
-	if (!radix_tree_node_cachep) {
-		radix_tree_node_cachep = kmem_cache_create_capacity("node",
-				sizeof(struct radix_tree_node), capacity,
-				radix_tree_node_ctor);
-		if (!radix_tree_node_cachep)
-			return -ENOMEM;
-	}
-	if (variant.radix_map_shift >= RADIX_TREE_MIN_SHIFT &&
-	    variant.radix_map_shift <= RADIX_TREE_MAX_SHIFT)
-		rt_shift = variant.radix_map_shift;
+	if (capacity <= 0)
+		return -ENOMEM;
+	radix_tree_node_cachep = kmem_cache_create_capacity("node",
+			sizeof(struct radix_tree_node), (unsigned int)capacity,
+			radix_tree_node_ctor);
+	if (!radix_tree_node_cachep)
+		return -ENOMEM;
 	radix_tree_init_maxindex();
 	return 0;
 }
@@ -1032,8 +1030,8 @@ int radix_tree_init(int capacity)
  * variant.radix_map_shift (0 means RADIX_TREE_MAX_SHIFT), recomputes
  * height_to_maxindex and empties the node cache with kmem_cache_reset(),
  * which also re-runs the constructor, so every run starts from identical
- * state.  RCU callbacks pending from the previous run must be dropped by
- * the rcu layer's own reset.  Returns 0 or -EINVAL (shift out of 1..3).
+ * state.  Call it after kernel_reset() (which resets every cache and the
+ * RCU queue too, so the cache reset here is only belt and braces).  Returns 0 or -EINVAL (shift out of 1..3).
  */
 int radix_tree_reset(void)
 {

@@ -126,7 +126,9 @@ enum {
  * End-of-run invariants, callable outside any context (no yield points):
  * counts match non-NULL slots, heights decrease by one per level from
  * root->height, every entry is reachable at its index and within
- * maxindex(root->height), tags are set only on present slots and an
+ * maxindex(root->height), every reachable node is an allocated slab
+ * object (not freed or queued by call_rcu), tags are set only on present
+ * slots and an
  * interior tag bit is set iff the child below carries that tag.  Stores
  * the number of entries in *@nr_entries (if not NULL) and returns 0; on a
  * violation calls pr_fail("invariant", node, ...) and does not return.

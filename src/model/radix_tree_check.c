@@ -10,6 +10,7 @@
 
 #include "model/radix_tree.h"
 #include "runtime/context.h"
+#include "kernel/kasan.h"
 
 struct rt_check {
 	const struct radix_tree_root *root;
@@ -68,6 +69,20 @@ static int rt_check_node(struct rt_check *c, const struct radix_tree_node *n,
 	unsigned long i;
 	int tag;
 
+	{
+		int pool;
+		unsigned int idx;
+		size_t off;
+
+		if (kasan_find(n, &pool, &idx, &off) &&
+		    (off != 0 || kasan_get(pool, idx) != KASAN_ALLOCATED))
+			return rt_violation(c, n, "reachable node is %s%s "
+					    "(height %u, index base %lu)",
+					    kasan_state_name(kasan_get(pool,
+								       idx)),
+					    off ? " and misaligned" : "",
+					    height, base);
+	}
 	if (n->height != height)
 		return rt_violation(c, n, "node height %u at tree level %u "
 				    "(index base %lu)", n->height, height, base);

@@ -97,15 +97,15 @@ int remove_exclusive_swap_page(struct page *page)
 	tree_write_lock(&swapper_space);
 	if (variant.protocol == PROTO_MERGED) {
 		if (page_freeze_refs(page, 2)) {
-			shadow_reclaim(page, "remove_exclusive_swap_page");
 			__delete_from_swap_cache(page);
+			shadow_reclaim(page, "remove_exclusive_swap_page");
 			page_unfreeze_refs(page, 2);
 			SetPageDirty(page);
 			retval = 1;
 		}
 	} else if (page_count(page) == 2 && !PageWriteback(page)) {
-		shadow_reclaim(page, "remove_exclusive_swap_page");
 		__delete_from_swap_cache(page);
+		shadow_reclaim(page, "remove_exclusive_swap_page");
 		SetPageDirty(page);
 		retval = 1;
 	}

@@ -33,8 +33,8 @@ static int remove_mapping_merged(struct address_space *mapping,
 		page_unfreeze_refs(page, 2);
 		goto cannot_free;
 	}
-	shadow_reclaim(page, "shrink_list");
 	__remove_from_page_cache(page);
+	shadow_reclaim(page, "shrink_list");
 	tree_write_unlock(mapping);
 	return 1;
 cannot_free:
@@ -85,8 +85,8 @@ int shrink_page(struct page *page)
 			ClearPageFreeing(page);
 		goto keep_locked;
 	}
-	shadow_reclaim(page, "shrink_list");
 	__remove_from_page_cache(page);
+	shadow_reclaim(page, "shrink_list");
 	tree_write_unlock(mapping);
 	__put_page(page);		/* the page cache's reference */
 

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * message_passing.c - a writer publishes two messages through a sequence
- * number; a reader checks that the payload matches the sequence it saw.
+ * message_passing.c - a writer publishes two messages, each a payload
+ * then a sequence number; a reader checks that the pair it read matches.
  *
- * The buggy reader reads seq, then buf, and trusts the pair.  It fails
- * only if it reads seq after the first publication and buf after the
- * second overwrite began: the writer must be preempted after publishing,
- * and the reader between its two loads, so at least two preemptions.
- * The fixed version is a seqlock: the writer makes seq odd while it
- * writes, the reader retries unless seq was even and unchanged.
+ * The buggy reader reads the payload first, then the sequence, and takes
+ * the sequence as the payload's version.  It is wrong when it reads the
+ * first payload (after the writer's first store, before its third) and
+ * the second sequence (after the writer's last store): the writer must be
+ * preempted early, and the
+ * reader between its two loads, so every failing schedule has at least
+ * two preemptions.  (A reader that sees no payload or no sequence yet has
+ * nothing to check.)  The fixed version is a seqlock: the writer makes seq
+ * odd while it writes, the reader retries unless seq was even and
+ * unchanged around its read of the payload.
  */
 #include "programs/programs.h"
 
@@ -43,12 +47,12 @@ static void reader_racy(void *arg)
 	int s, v;
 
 	(void)arg;
-	s = LOAD(&seq);
-	if (s == 0)
-		return;
 	v = LOAD(&buf);
-	if (v != s)
-		pr_fail("torn-read", &buf, "read seq %d but payload %d", s, v);
+	s = LOAD(&seq);
+	if (v != 0 && s > v)
+		pr_fail("torn-read", &buf,
+			"read payload %d, then seq %d: the payload is older than the seq",
+			v, s);
 }
 
 static void writer_seqlock(void *arg)
@@ -66,11 +70,14 @@ static void reader_seqlock(void *arg)
 	int s1, s2, v;
 
 	(void)arg;
-	do {
+	for (;;) {
 		s1 = LOAD(&seq);
 		v = LOAD(&buf);
 		s2 = LOAD(&seq);
-	} while ((s1 & 1) || s1 != s2);
+		if (!(s1 & 1) && s1 == s2)
+			break;
+		PR_SPIN(&seq, "seq");	/* wait for the writer to move on */
+	}
 	if (s1 != 0 && v != s1 / 2)
 		pr_fail("torn-read", &buf, "read seq %d but payload %d", s1, v);
 }
@@ -91,7 +98,7 @@ static void setup(void *arg)
 
 const struct pr_program pr_prog_message_passing = {
 	.name = "message-passing",
-	.summary = "a reader trusts seq and payload read apart (needs 2 preemptions)",
+	.summary = "a reader trusts payload and seq read apart (needs 2 preemptions)",
 	.setup = setup, .arg = NULL,
 };
 

@@ -11,9 +11,10 @@
  * with probability at least 1/(n k^(d-1)) per run.
  *
  * Spin-waiters are deprioritised below everything when they spin, so a
- * spinner never starves the context it waits for; an event, once
- * delivered, drops the same way so a repeatable interrupt does not fire
- * back to back.
+ * spinner never starves the context it waits for.  An event, once
+ * delivered, draws a fresh random priority from the initial range, so a
+ * repeatable interrupt neither fires back to back every time nor never
+ * again.
  */
 #include "runtime/context.h"
 #include "runtime/rng.h"
@@ -91,7 +92,8 @@ static int pct_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		if (p->prio[slot_of(&cs->c[i])] > p->prio[slot_of(&cs->c[best])])
 			best = i;
 	if (cs->c[best].inject >= 0)
-		p->prio[slot_of(&cs->c[best])] = p->lowest--;
+		p->prio[slot_of(&cs->c[best])] =
+			p->depth + (int64_t)pr_rng_below(&p->rng, PCT_SLOTS);
 	if (p->next_change < p->nchange)
 		*budget = (int64_t)(p->change[p->next_change] - cs->step);
 	else

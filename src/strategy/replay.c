@@ -20,6 +20,7 @@ struct replay_strategy {
 	struct pr_strategy base;
 	const struct pr_schedule *sched;
 	size_t i;		/* the segment being replayed */
+	int single_step;	/* consult at every yield point (observers) */
 };
 
 static void code_name(int code, char *buf, size_t len)
@@ -68,7 +69,7 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 
 	if (cs->seg_code >= 0) {
 		seg = &sc->seg[r->i];
-		if (cs->seg_steps < seg->steps) {
+		if (cs->seg_steps < seg->steps + (uint64_t)last_slack(r)) {
 			/*
 			 * Mid-segment: the same choice goes on (the context
 			 * may have spun and been re-chosen at once).
@@ -83,8 +84,9 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 					 seg->steps);
 				return -1;
 			}
-			*budget = (int64_t)(seg->steps - cs->seg_steps) +
-				  last_slack(r);
+			*budget = r->single_step ? 1 :
+				  (int64_t)(seg->steps + last_slack(r) -
+					    cs->seg_steps);
 			return idx;
 		}
 		pr_segment_end_label(seg, want, sizeof(want));
@@ -112,7 +114,7 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 			 (unsigned long long)cs->step, cn);
 		return -1;
 	}
-	*budget = (int64_t)seg->steps + last_slack(r);
+	*budget = r->single_step ? 1 : (int64_t)seg->steps + last_slack(r);
 	return idx;
 }
 
@@ -144,4 +146,9 @@ struct pr_strategy *pr_replay_create(const struct pr_schedule *sched)
 	r->base.ops = &replay_ops;
 	r->sched = sched;
 	return &r->base;
+}
+
+void pr_replay_single_step(struct pr_strategy *s)
+{
+	((struct replay_strategy *)s)->single_step = 1;
 }

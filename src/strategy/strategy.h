@@ -94,6 +94,8 @@ struct pr_schedule;
 struct pr_strategy *pr_random_create(void);
 struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
 struct pr_strategy *pr_replay_create(const struct pr_schedule *sched);
+/* Make a replay stop at every yield point, for step observers. */
+void pr_replay_single_step(struct pr_strategy *s);
 
 /* By name ("random", "pct"); NULL for an unknown name. */
 struct pr_strategy *pr_strategy_create(const char *name,
