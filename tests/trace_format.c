@@ -55,10 +55,10 @@ const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,
 #endif
 
 static const struct pr_site sites[] = {
-	{ "writer", "tests/foo.c", 23, PR_K_STORE, "counter" },
-	{ "writer", "tests/foo.c", 21, PR_K_LOAD, "counter" },
-	{ "irq_handler", "tests/foo.c", 40, PR_K_RMW, NULL },
-	{ "weird", "tests/foo.c", 50, PR_K_LOCK, "a b\\c\n\x01\xff " },
+	{ "writer", "tests/foo.c", 23, PR_K_STORE, "counter", 0 },
+	{ "writer", "tests/foo.c", 21, PR_K_LOAD, "counter", 0 },
+	{ "irq_handler", "tests/foo.c", 40, PR_K_RMW, NULL, 0 },
+	{ "weird", "tests/foo.c", 50, PR_K_LOCK, "a b\\c\n\x01\xff ", 0 },
 };
 
 static char *xstrdup(const char *s)

@@ -8,6 +8,7 @@
 #ifndef PAGERACE_CLI_H
 #define PAGERACE_CLI_H
 
+#include <stdio.h>
 #include "runtime/run.h"
 
 #define EXIT_NOFAIL	0
@@ -26,6 +27,23 @@ struct target {
 
 /* Resolve @name; on failure print why and return -1. */
 int target_resolve(const char *name, struct target *t);
+
+/*
+ * replay.c, for the commands that re-execute traces (replay, show,
+ * minimize): read the trace at @path, resolve its program, restore its run
+ * options and model variant.  On failure prints why and returns -1 (@t is
+ * then empty).
+ */
+struct pr_trace;
+struct pr_event_log;
+int replay_load(const char *path, struct pr_trace *t, struct target *tg,
+		struct pr_run_options *ro);
+/* "pc-lookup-reuse (no-recheck, protocol v2)": a trace's program. */
+void replay_title(const struct pr_trace *t, char *buf, size_t len);
+/* The rich text report of an instrumented replay (report/report.h). */
+void replay_print_report(FILE *f, const struct pr_trace *t,
+			 const struct pr_event_log *log,
+			 const struct pr_run_result *res);
 
 /* argv[0] as the user typed it, for printing replay commands. */
 extern const char *pr_argv0;

@@ -9,6 +9,8 @@
  * never a silently different run.
  */
 #include "cli/cli.h"
+#include "report/events.h"
+#include "report/report.h"
 #include "report/verdict.h"
 #include "model/variant.h"
 #include "trace/trace.h"
@@ -27,7 +29,10 @@ static void replay_usage(FILE *f)
 "reaches the recorded verdict at the recorded step.\n"
 "\n"
 "  -l, --log     print every step: number, context, yield point, object\n"
-"  -q, --quiet   print nothing but errors\n"
+"  -b, --break-at STEP\n"
+"                raise SIGTRAP just before step STEP runs (for gdb; see\n"
+"                doc/replay.md)\n"
+"  -q, --quiet   print nothing but errors (no report)\n"
 "  -h, --help    this text\n"
 "\n"
 "Exit status: 0 the recorded run passed and so did the replay, 1 the\n"
@@ -37,6 +42,7 @@ static void replay_usage(FILE *f)
 
 static const struct option long_opts[] = {
 	{ "log", no_argument, NULL, 'l' },
+	{ "break-at", required_argument, NULL, 'b' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -114,28 +120,95 @@ static int variant_from_options(const struct pr_trace *t, const char *path)
 	return 0;
 }
 
+int replay_load(const char *path, struct pr_trace *t, struct target *tg,
+		struct pr_run_options *ro)
+{
+	const char *opt;
+	char err[1024];
+
+	if (pr_trace_read(path, t, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (target_resolve(t->program, tg)) {
+		pr_trace_free(t);
+		return -1;
+	}
+	pr_run_options_default(ro);
+	opt = pr_trace_option(t, "max-steps");
+	if (opt && (parse_u64(opt, &ro->max_steps) || ro->max_steps == 0)) {
+		fprintf(stderr, "%s: error: bad max-steps option '%s'\n",
+			path, opt);
+		pr_trace_free(t);
+		return -1;
+	}
+	if (variant_from_options(t, path)) {
+		pr_trace_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+void replay_title(const struct pr_trace *t, char *buf, size_t len)
+{
+	const char *k = pr_trace_option(t, "knobs");
+	const char *p = pr_trace_option(t, "protocol");
+
+	if (k && strcmp(k, "none"))
+		snprintf(buf, len, "%s (%s%s%s)", t->program, k,
+			 p ? ", protocol " : "", p ? p : "");
+	else if (p)
+		snprintf(buf, len, "%s (protocol %s)", t->program, p);
+	else
+		snprintf(buf, len, "%s", t->program);
+}
+
+void replay_print_report(FILE *f, const struct pr_trace *t,
+			 const struct pr_event_log *log,
+			 const struct pr_run_result *res)
+{
+	struct pr_report r;
+	char title[256];
+
+	replay_title(t, title, sizeof(title));
+	if (pr_report_init(&r, log, res, title)) {
+		fprintf(stderr, "%s: error: out of memory for the report\n",
+			pr_argv0);
+		return;
+	}
+	fputc('\n', f);
+	pr_report_text(f, &r);
+	pr_report_free(&r);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	struct pr_trace t;
 	struct target tg;
-	struct pr_strategy *strat;
+	struct pr_event_log log;
 	struct pr_run_options ro;
 	struct pr_run_result res;
 	struct pr_schedule rec;
-	const char *opt;
-	char err[1024];
+	uint64_t break_at = 0;
 	long diff;
 	int c, quiet = 0, log_steps = 0, rc;
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "lqh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "lb:qh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = 1;
 			break;
 		case 'l':
 			log_steps = 1;
+			break;
+		case 'b':
+			if (parse_u64(optarg, &break_at) || break_at == 0) {
+				fprintf(stderr, "%s replay: error: bad step '%s' for --break-at\n",
+					pr_argv0, optarg);
+				return EXIT_BADINPUT;
+			}
 			break;
 		case 'h':
 			replay_usage(stdout);
@@ -151,38 +224,13 @@ int cmd_replay(int argc, char **argv)
 			optind >= argc ? "which trace?" : "exactly one trace, please");
 		return EXIT_BADINPUT;
 	}
-	if (pr_trace_read(argv[optind], &t, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+	if (replay_load(argv[optind], &t, &tg, &ro))
 		return EXIT_BADINPUT;
-	}
-	if (target_resolve(t.program, &tg)) {
-		pr_trace_free(&t);
-		return EXIT_BADINPUT;
-	}
-	pr_run_options_default(&ro);
-	opt = pr_trace_option(&t, "max-steps");
-	if (opt && (parse_u64(opt, &ro.max_steps) || ro.max_steps == 0)) {
-		fprintf(stderr, "%s: error: bad max-steps option '%s'\n",
-			argv[optind], opt);
-		pr_trace_free(&t);
-		return EXIT_BADINPUT;
-	}
-	if (variant_from_options(&t, argv[optind])) {
-		pr_trace_free(&t);
-		return EXIT_BADINPUT;
-	}
-	strat = pr_replay_create(&t.sched);
-	if (!strat) {
-		pr_trace_free(&t);
-		return EXIT_BADINPUT;
-	}
-	if (log_steps) {
-		pr_replay_single_step(strat);
-		pr_set_step_observer(log_step);
-	}
+	/* Always instrumented: the report needs every step. */
+	pr_event_log_init(&log);
 	pr_schedule_init(&rec);
-	pr_run_once(tg.prog, strat, &ro, t.seed, t.run, &rec, &res);
-	pr_set_step_observer(NULL);
+	pr_events_replay(&log, tg.prog, &t.sched, &ro, t.seed, t.run,
+			 log_steps ? log_step : NULL, break_at, &rec, &res);
 	diff = first_difference(&rec, &t.sched);
 
 	if (res.diverged) {
@@ -216,6 +264,7 @@ int cmd_replay(int argc, char **argv)
 			       (unsigned long long)t.run,
 			       (unsigned long long)t.seed, t.strategy);
 			pr_report_verdict(stdout, &res, rec.n);
+			replay_print_report(stdout, &t, &log, &res);
 		}
 		rc = EXIT_FOUND;
 	} else {
@@ -225,7 +274,7 @@ int cmd_replay(int argc, char **argv)
 		rc = EXIT_NOFAIL;
 	}
 	pr_schedule_free(&rec);
-	strat->ops->destroy(strat);
+	pr_event_log_free(&log);
 	pr_trace_free(&t);
 	return rc;
 }

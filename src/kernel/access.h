@@ -23,28 +23,28 @@
 
 #define READ_ONCE(x) ({							\
 		__typeof__(&(x)) __ro_p = &(x);				\
-		PR_LOAD(__ro_p, #x);					\
+		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ro_p, sizeof(*__ro_p));	\
 		kasan_check(__ro_p, sizeof(*__ro_p), 0);		\
 		__atomic_load_n(__ro_p, __ATOMIC_RELAXED); })
 
 #define WRITE_ONCE(x, v) do {						\
 		__typeof__(&(x)) __wo_p = &(x);				\
 		__typeof__(x) __wo_v = (v);				\
-		PR_STORE(__wo_p, #x);					\
+		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __wo_p, sizeof(*__wo_p));	\
 		kasan_check(__wo_p, sizeof(*__wo_p), 1);		\
 		__atomic_store_n(__wo_p, __wo_v, __ATOMIC_RELAXED);	\
 	} while (0)
 
 #define LOAD(x) ({							\
 		__typeof__(&(x)) __ld_p = &(x);				\
-		PR_LOAD(__ld_p, #x);					\
+		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ld_p, sizeof(*__ld_p));	\
 		kasan_check(__ld_p, sizeof(*__ld_p), 0);		\
 		*__ld_p; })
 
 #define STORE(x, v) do {						\
 		__typeof__(&(x)) __st_p = &(x);				\
 		__typeof__(x) __st_v = (v);				\
-		PR_STORE(__st_p, #x);					\
+		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __st_p, sizeof(*__st_p));	\
 		kasan_check(__st_p, sizeof(*__st_p), 1);		\
 		*__st_p = __st_v;					\
 	} while (0)

@@ -29,7 +29,7 @@ typedef struct {
 /* Yield point of @kind on atomic_t *@v, then the shadow check. */
 #define __katomic_pre(kind, v, tag, write) ({				\
 		atomic_t *__ap = (atomic_t *)(v);			\
-		PR_YIELD_POINT(kind, tag, __ap);			\
+		PR_YIELD_POINT_SZ(kind, tag, __ap, sizeof(*__ap));			\
 		kasan_check(__ap, sizeof(*__ap), (write));		\
 		__ap; })
 
@@ -98,7 +98,7 @@ typedef struct {
 #define cmpxchg(ptr, old, new) ({					\
 		__typeof__(ptr) __cp = (ptr);				\
 		__typeof__(*__cp) __cold = (old), __cnew = (new);	\
-		PR_RMW(__cp, #ptr);					\
+		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __cp, sizeof(*__cp));	\
 		kasan_check(__cp, sizeof(*__cp), 1);			\
 		__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0,	\
 			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
@@ -107,7 +107,7 @@ typedef struct {
 #define xchg(ptr, new) ({						\
 		__typeof__(ptr) __xp = (ptr);				\
 		__typeof__(*__xp) __xnew = (new);			\
-		PR_RMW(__xp, #ptr);					\
+		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __xp, sizeof(*__xp));	\
 		kasan_check(__xp, sizeof(*__xp), 1);			\
 		__atomic_exchange_n(__xp, __xnew, __ATOMIC_SEQ_CST); })
 

@@ -35,7 +35,7 @@
 #define __bitop_atomic(nr, addr, op, order, tag) ({			\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
-		PR_RMW(__bw, tag);					\
+		PR_YIELD_POINT_SZ(PR_K_RMW, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
 		(op(__bw, BIT_MASK(__bn), order) & BIT_MASK(__bn)) != 0; })
 
@@ -57,7 +57,7 @@
 #define test_bit(nr, addr) ({						\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
-		PR_LOAD(__bw, #nr);					\
+		PR_YIELD_POINT_SZ(PR_K_LOAD, #nr, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		(int)((__atomic_load_n(__bw, __ATOMIC_RELAXED) &	\
 		       BIT_MASK(__bn)) != 0); })
@@ -70,10 +70,10 @@
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
 		unsigned long __bm = BIT_MASK(__bn), __bold;		\
-		PR_LOAD(__bw, tag);					\
+		PR_YIELD_POINT_SZ(PR_K_LOAD, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		__bold = *__bw;						\
-		PR_STORE(__bw, tag);					\
+		PR_YIELD_POINT_SZ(PR_K_STORE, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
 		*__bw = newval(__bold, __bm);				\
 		(int)((__bold & __bm) != 0); })

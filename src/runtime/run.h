@@ -101,4 +101,15 @@ typedef void (*pr_step_observer)(const struct pr_site *site, const void *obj,
 				 int ctx, uint64_t step);
 void pr_set_step_observer(pr_step_observer fn);
 
+/*
+ * Optional observer of decisions, for rich replay: called once the
+ * strategy has picked choice @idx of @cs (which says why it was asked, who
+ * ran before and at which step); @preempted is set when that context was
+ * still runnable.  This is how a report learns of exits, handler returns
+ * and preemptions, which are not yield points.  NULL by default.
+ */
+typedef void (*pr_decision_observer)(const struct pr_choices *cs, int idx,
+				     int preempted);
+void pr_set_decision_observer(pr_decision_observer fn);
+
 #endif /* PAGERACE_RUNTIME_RUN_H */

@@ -86,12 +86,13 @@ static struct {
 	uint64_t seg_steps;
 	uint64_t preemptions;
 	pr_step_observer observer;
+	pr_decision_observer decision_observer;
 	struct pr_choices cs;
 } rt = { .cur = -1 };
 
-static const struct pr_site site_start = { "<start>", __FILE__, 0, PR_K_YIELD, NULL };
-static const struct pr_site site_exit = { "<exit>", __FILE__, 0, PR_K_YIELD, NULL };
-static const struct pr_site site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL };
+static const struct pr_site site_start = { "<start>", __FILE__, 0, PR_K_YIELD, NULL, 0 };
+static const struct pr_site site_exit = { "<exit>", __FILE__, 0, PR_K_YIELD, NULL, 0 };
+static const struct pr_site site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL, 0 };
 
 static void decide(enum pr_reason reason);
 
@@ -392,7 +393,7 @@ static void decide(enum pr_reason reason)
 	const struct pr_choice *ch;
 	int64_t budget = 1;
 	uint64_t left;
-	int idx, code;
+	int idx, code, preempted;
 
 	account();
 	if (rt.changed && reason == PR_R_BUDGET)
@@ -420,8 +421,11 @@ static void decide(enum pr_reason reason)
 	}
 	ch = &cs->c[idx];
 	code = pr_choice_code(ch);
-	if (cs->current >= 0 && idx != cs->current)
+	preempted = cs->current >= 0 && idx != cs->current;
+	if (preempted)
 		rt.preemptions++;
+	if (rt.decision_observer)
+		rt.decision_observer(cs, idx, preempted);
 	if (code != rt.seg_code) {
 		close_segment(1);
 		rt.seg_code = code;
@@ -670,6 +674,11 @@ const char *pr_inject_name(int inj)
 void pr_set_step_observer(pr_step_observer fn)
 {
 	rt.observer = fn;
+}
+
+void pr_set_decision_observer(pr_decision_observer fn)
+{
+	rt.decision_observer = fn;
 }
 
 /* ---- the run --------------------------------------------------------- */

@@ -53,6 +53,8 @@ struct pr_site {
 	int line;
 	unsigned char kind;	/* enum pr_kind */
 	const char *tag;	/* optional: what is accessed, e.g. "_count" */
+	unsigned short size;	/* bytes accessed at obj, 0: unknown (replay
+				 * reports show values before/after) */
 };
 
 /*
@@ -93,11 +95,21 @@ static inline void pr_yield_at(const struct pr_site *site, const void *obj,
 
 #define PR__SITE(kind, tag)						\
 	static const struct pr_site pr__site = {			\
-		__func__, __FILE__, __LINE__, (kind), (tag) }
+		__func__, __FILE__, __LINE__, (kind), (tag), 0 }
+#define PR__SITE_SZ(kind, tag, size)					\
+	static const struct pr_site pr__site = {			\
+		__func__, __FILE__, __LINE__, (kind), (tag), (size) }
 
 /* A yield point before an access of @kind to @obj; @tag names the field. */
 #define PR_YIELD_POINT(kind, tag, obj) do {				\
 		PR__SITE(kind, tag);					\
+		pr_yield_at(&pr__site, (const void *)(obj),		\
+			    PR_KIND_WRITES(kind));	\
+	} while (0)
+
+/* The same, also recording that @size bytes at @obj are accessed. */
+#define PR_YIELD_POINT_SZ(kind, tag, obj, size) do {			\
+		PR__SITE_SZ(kind, tag, size);				\
 		pr_yield_at(&pr__site, (const void *)(obj),		\
 			    PR_KIND_WRITES(kind));	\
 	} while (0)

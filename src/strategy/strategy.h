@@ -15,6 +15,7 @@
 #ifndef PAGERACE_STRATEGY_H
 #define PAGERACE_STRATEGY_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "runtime/yield.h"
 
@@ -96,6 +97,16 @@ struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
 struct pr_strategy *pr_replay_create(const struct pr_schedule *sched);
 /* Make a replay stop at every yield point, for step observers. */
 void pr_replay_single_step(struct pr_strategy *s);
+
+/*
+ * Guided (guided.c, for the minimiser): follow @n segments leniently -- a
+ * segment whose choice is not enabled is skipped, one whose context stops
+ * early ends early -- then run without preemption: the running context
+ * goes on, and when it stops the lowest-numbered enabled choice runs.
+ * @segs is borrowed and must outlive the strategy.
+ */
+struct pr_segment;
+struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n);
 
 /* By name ("random", "pct"); NULL for an unknown name. */
 struct pr_strategy *pr_strategy_create(const char *name,

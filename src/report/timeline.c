@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timeline.c - one column per context, one row per step that matters.
+ *
+ * The run is cut into stretches: maximal runs of consecutive steps by one
+ * context at one level (task or interrupt handler).  Each stretch shows
+ * its first and last step, the steps in between that the report is about
+ * (the failing access '>', conflicting accesses '#'), and a ". N steps"
+ * row for what it skips.  A '*' ends a stretch whose context was
+ * preempted; an interrupt's stretch is labelled with its handler.
+ */
+#include "report/report.h"
+
+#include <string.h>
+
+#define COLW	36	/* characters per context column */
+
+/* One line: the step, then @cells[c] (NULL: empty) per context. */
+static void emit(FILE *f, int n, const char *step, const char *const *cells)
+{
+	char line[(COLW + 3) * PR_MAX_CTX + 16];
+	size_t off, len = sizeof(line);
+
+	off = (size_t)snprintf(line, len, "%8s", step);
+	for (int c = 0; c < n && off < len; c++)
+		off += (size_t)snprintf(line + off, len - off, " | %-*.*s", COLW,
+					COLW, cells[c] ? cells[c] : "");
+	if (off >= len)
+		off = len - 1;
+	while (off > 0 && line[off - 1] == ' ')
+		off--;
+	line[off] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+static void row(FILE *f, const struct pr_report *r, const char *step, int ctx,
+		const char *text)
+{
+	const char *cells[PR_MAX_CTX] = { NULL };
+	int n = r->log->nctx < 1 ? 1 : r->log->nctx;
+
+	if (ctx >= 0 && ctx < PR_MAX_CTX)
+		cells[ctx] = text;
+	emit(f, n, step, cells);
+}
+
+static void event_row(FILE *f, const struct pr_report *r, size_t i)
+{
+	const struct pr_event *e = &r->log->ev[i];
+	char text[192], step[24];
+	char mark = r->important[i] == 2 ? '>' : r->important[i] ? '#' : ' ';
+
+	snprintf(step, sizeof(step), "%llu", (unsigned long long)e->step);
+	if (r->important[i] && e->before[0] && e->after[0] &&
+	    strcmp(e->before, e->after))
+		snprintf(text, sizeof(text), "%c%s %s->%s", mark, e->label,
+			 e->before, e->after);
+	else
+		snprintf(text, sizeof(text), "%c%s", mark, e->label);
+	if (e->preempted && strlen(text) < sizeof(text) - 4) {
+		/* Keep the mark visible even when the label is cut. */
+		size_t l = strlen(text);
+
+		if (l > COLW - 2)
+			l = COLW - 2;
+		text[l] = '\0';
+		strcat(text, " *");
+	}
+	row(f, r, step, e->ctx, text);
+}
+
+void pr_report_timeline(FILE *f, const struct pr_report *r)
+{
+	const struct pr_event_log *log = r->log;
+	int n = log->nctx < 1 ? 1 : log->nctx;
+	const char *names[PR_MAX_CTX] = { NULL };
+	char buf[96];
+
+	fprintf(f, "Timeline ('>' the failing access, '#' a conflicting one, "
+		"'*' preempted):\n");
+	for (int c = 0; c < n && c < PR_MAX_CTX; c++)
+		names[c] = log->ctx_name[c];
+	emit(f, n, "step", names);
+	for (size_t a = 0; a < log->n;) {
+		const struct pr_event *first = &log->ev[a];
+		size_t b = a, last_shown = a;
+
+		while (b + 1 < log->n &&
+		       pr_event_same_thread(&log->ev[b + 1], first))
+			b++;
+		if (first->inject >= 0) {
+			snprintf(buf, sizeof(buf), "<interrupt %s>",
+				 first->inject < log->ninj ?
+				 log->inj_name[first->inject] : "?");
+			row(f, r, "", first->ctx, buf);
+		}
+		event_row(f, r, a);
+		for (size_t i = a + 1; i <= b; i++) {
+			if (i != b && !r->important[i])
+				continue;
+			if (i > last_shown + 1) {
+				snprintf(buf, sizeof(buf), " . %zu step%s",
+					 i - last_shown - 1,
+					 i - last_shown - 1 == 1 ? "" : "s");
+				row(f, r, "", first->ctx, buf);
+			}
+			event_row(f, r, i);
+			last_shown = i;
+		}
+		a = b + 1;
+	}
+	if (r->res->failed) {
+		const struct pr_verdict *v = &r->res->verdict;
+		char step[24];
+
+		snprintf(step, sizeof(step), "%llu", (unsigned long long)v->step);
+		snprintf(buf, sizeof(buf), "!! BUG: %s%s", v->kind,
+			 v->ctx < 0 ? " (end-of-run check)" : "");
+		row(f, r, step, v->ctx < 0 ? 0 : v->ctx, buf);
+	}
+}
