@@ -27,22 +27,31 @@
 #include "kernel/rcu.h"
 #include "kernel/slab.h"
 
+#ifndef GFP_ATOMIC
+#define GFP_ATOMIC	0x20u	/* 2.6.13 __GFP_HIGH; no kernel/gfp.h yet */
+#endif
+
 /* ---- glue to the kernel layer: the only names this test assumes ---- */
 
 static void t_kernel_reset(void)
 {
-	kernel_reset();
+	kernel_reset(1);
 }
 
 static unsigned long t_rcu_pending(void)
 {
-	return rcu_pending_callbacks();
+	return rcu_callbacks_pending();
 }
 
 /* Run every queued RCU callback now (outside a run). */
 static void t_rcu_flush(void)
 {
-	rcu_barrier_all();
+	rcu_barrier_final();
+}
+
+static void noop_rcu(struct rcu_head *head)
+{
+	(void)head;
 }
 
 /* ---- the reference ---- */
@@ -405,6 +414,15 @@ int main(void)
 					   &bad);
 		ok(ret == -1 && strstr(msg, "tag 1"),
 		   "radix_tree_check reports an inconsistent tag: \"%s\"", msg);
+		root.rnode->tags[1][0] &= ~1UL;
+		/* A node queued for freeing while still linked. */
+		call_rcu(&root.rnode->rcu_head, noop_rcu);
+		ret = radix_tree_check_msg(&root, NULL, 0, msg, sizeof(msg),
+					   &bad);
+		ok(ret == -1 && bad == root.rnode && strstr(msg, "RCU"),
+		   "radix_tree_check reports a linked node queued by "
+		   "call_rcu: \"%s\"", msg);
+		t_kernel_reset();
 	}
 	return done_testing();
 }

@@ -216,13 +216,26 @@ repeat:
 						       offset);
 	if (pagep) {
 		page = LOAD(*pagep);
+		/*
+		 * 2.6.27 retries on an empty slot; there lookup_slot then
+		 * returns NULL, but seed 005's returns the empty leaf slot
+		 * itself, so the retry is the answer "not present".
+		 */
 		if (!page)
+			return NULL;
+		/*
+		 * Both retries wait for a remover that froze the count or
+		 * moved the page: model them as the wait loops they are,
+		 * so a retrier never starves the remover it waits for.
+		 */
+		if (!get_page_unless_zero(page)) {
+			cpu_relax_on(page);
 			goto repeat;
-		if (!get_page_unless_zero(page))
-			goto repeat;
+		}
 		/* Has the page moved? */
 		if (page != LOAD(*pagep)) {
 			put_page(page);
+			cpu_relax_on(page);
 			goto repeat;
 		}
 		shadow_lookup_found(page);

@@ -2,6 +2,8 @@
 /*
  * radix_tree.c - model of Linux 2.6.13-rc6 lib/radix-tree.c with "lockless
  * pagecache 2" patches 4/7 (seed 005) and 5/7 (seed 006) applied.
+ * Sections: setup and node allocation; writers (under tree_lock); the
+ * lockless read side (seeds 005/006).
  *
  * Conventions (see radix_tree.h for the contract):
  *  - Code that the seeds do not touch cites "2.6.13 lib/radix-tree.c";
@@ -54,13 +56,11 @@ static unsigned int rt_shift = RADIX_TREE_MAX_SHIFT;
 #define RADIX_TREE_INDEX_BITS	(8 /* CHAR_BIT */ * sizeof(unsigned long))
 
 /* 2.6.13 lib/radix-tree.c: height_to_maxindex, computed for rt_shift */
-static unsigned long height_to_maxindex[RADIX_TREE_MAX_PATH];
+static unsigned long rt_height_to_maxindex[RADIX_TREE_MAX_PATH];
 /* Entries of height_to_maxindex valid for rt_shift: INDEX_BITS/shift + 2 */
 static unsigned int rt_nr_heights;
 /* Tallest tree extend() can build: the first height with maxindex ~0UL. */
 static unsigned int rt_max_height;
-
-static struct kmem_cache *radix_tree_node_cachep;
 
 /*
  * Slots are "void *" but the code walks them, and root->rnode, through one
@@ -107,7 +107,7 @@ static inline unsigned long radix_tree_maxindex(unsigned int height)
 	if (__builtin_expect(height >= rt_nr_heights, 0))
 		pr_fail("corrupt", NULL, "radix_tree_maxindex: height %u "
 			"out of range (max %u)", height, rt_nr_heights - 1);
-	return height_to_maxindex[height];
+	return rt_height_to_maxindex[height];
 }
 
 /* A lockless reader's height must allow the shifts it computes. */
@@ -119,6 +119,8 @@ static inline unsigned int rt_reader_height(unsigned int height,
 			"1..%u (recycled node?)", fn, height, rt_max_height);
 	return height;
 }
+
+static struct kmem_cache *radix_tree_node_cachep;
 
 /* 2.6.13 lib/radix-tree.c: __maxindex, without the shift overflow */
 static unsigned long __maxindex(unsigned int height)
@@ -137,9 +139,9 @@ static void radix_tree_init_maxindex(void)
 
 	rt_nr_heights = RADIX_TREE_INDEX_BITS / RADIX_TREE_MAP_SHIFT + 2;
 	for (i = 0; i < RADIX_TREE_MAX_PATH; i++)
-		height_to_maxindex[i] = i < rt_nr_heights ? __maxindex(i) : ~0UL;
+		rt_height_to_maxindex[i] = i < rt_nr_heights ? __maxindex(i) : ~0UL;
 	rt_max_height = 1;
-	while (height_to_maxindex[rt_max_height] != ~0UL)
+	while (rt_height_to_maxindex[rt_max_height] != ~0UL)
 		rt_max_height++;
 }
 
@@ -157,7 +159,7 @@ unsigned int radix_tree_map_shift(void)
  */
 unsigned long radix_tree_maxindex_of(unsigned int height)
 {
-	return height < rt_nr_heights ? height_to_maxindex[height] : ~0UL;
+	return height < rt_nr_heights ? rt_height_to_maxindex[height] : ~0UL;
 }
 
 /*
@@ -414,77 +416,6 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 	return 0;
 }
 
-/*
- * seed 005 (patch 4/7), __lookup_slot; seed 006 (patch 5/7): the height
- * comes from the top node, not root->height.  Lockless.  root->rnode is
- * tested and then loaded again for the height, and each *slot is tested
- * and then loaded again to descend, as the seed's source reads them: a
- * delete in between is a NULL dereference there, and here ("null-deref").
- */
-static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
-				       unsigned long index)
-{
-	unsigned int height, shift;
-	rt_slot_t *slot;
-	struct radix_tree_node *n;
-
-	n = rcu_dereference(root->rnode);
-	if (n == NULL)
-		return NULL;
-	slot = (rt_slot_t *)&root->rnode;
-	n = RT_DEREF(rcu_dereference(*slot));
-	height = READ_ONCE(n->height);
-	height = rt_reader_height(height, n, __func__);
-	if (index > radix_tree_maxindex(height))
-		return NULL;
-
-	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
-
-	while (height > 0) {
-		void *p = rcu_dereference(*slot);
-
-		if (p == NULL)
-			return NULL;
-
-		n = RT_DEREF(rcu_dereference(*slot));
-		slot = (rt_slot_t *)(n->slots +
-				     ((index >> shift) & RADIX_TREE_MAP_MASK));
-		shift -= RADIX_TREE_MAP_SHIFT;
-		height--;
-	}
-
-	return slot;
-}
-
-/**
- * radix_tree_lookup_slot - lookup a slot in a radix tree
- * @root:	radix tree root
- * @index:	index key
- *
- * Lookup the slot corresponding to the position @index in the radix tree
- * @root.  This is useful for update-if-exists operations.  Lockless under
- * rcu_read_lock() (seed 006); seed 005 (patch 4/7), radix_tree_lookup_slot.
- */
-void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
-{
-	return (void **)__lookup_slot(root, index);
-}
-
-/**
- * radix_tree_lookup - perform lookup operation on a radix tree
- * @root:	radix tree root
- * @index:	index key
- *
- * Lookup the item at the position @index in the radix tree @root.
- * seed 005 (patch 4/7), radix_tree_lookup: through __lookup_slot.
- */
-void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
-{
-	rt_slot_t *slot;
-
-	slot = __lookup_slot(root, index);
-	return slot != NULL ? rcu_dereference(*slot) : NULL;
-}
 
 /**
  * radix_tree_tag_set - set a tag on a radix tree node
@@ -623,152 +554,6 @@ int radix_tree_tag_get(struct radix_tree_root *root, unsigned long index,
 	}
 }
 
-/*
- * seed 006 (patch 5/7), __lookup: lockless; returns pointers to the slots
- * holding items.  The height comes from the top node.  Each slot is tested
- * and then (for interior nodes) loaded again to descend, as the seed reads
- * it: a delete in between is a NULL dereference ("null-deref").
- */
-static unsigned int
-__lookup(struct radix_tree_root *root, rt_slotp_t *results, unsigned long index,
-	 unsigned int max_items, unsigned long *next_index)
-{
-	unsigned long i;
-	unsigned int nr_found = 0;
-	unsigned int shift;
-	unsigned int height;
-	struct radix_tree_node *slot;
-
-	slot = rcu_dereference(root->rnode);
-	if (!slot)
-		goto out;
-	height = READ_ONCE(slot->height);
-	height = rt_reader_height(height, slot, __func__);
-	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
-
-	for (;;) {
-		for (i = (index >> shift) & RADIX_TREE_MAP_MASK;
-						i < RADIX_TREE_MAP_SIZE; i++) {
-			void *p = READ_ONCE(slot->slots[i]);
-
-			if (p != NULL)
-				break;
-			index &= ~((1UL << shift) - 1);
-			index += 1UL << shift;
-			if (index == 0)
-				goto out;	/* 32-bit wraparound */
-		}
-		if (i == RADIX_TREE_MAP_SIZE)
-			goto out;
-		height--;
-		if (height == 0) {
-			/* Bottom level: grab some items */
-			break;
-		}
-		shift -= RADIX_TREE_MAP_SHIFT;
-		slot = RT_DEREF(rcu_dereference(slot->slots[i]));
-	}
-
-	for (i = index & RADIX_TREE_MAP_MASK; i < RADIX_TREE_MAP_SIZE; i++) {
-		void *p;
-
-		index++;
-		p = READ_ONCE(slot->slots[i]);
-		if (p) {
-			results[nr_found++] = &(slot->slots[i]);
-			if (nr_found == max_items)
-				goto out;
-		}
-	}
-
-out:
-	*next_index = index;
-	return nr_found;
-}
-
-/**
- * radix_tree_gang_lookup - perform multiple lookup on a radix tree
- * @root:		radix tree root
- * @results:		where the results of the lookup are placed
- * @first_index:	start the lookup from this key
- * @max_items:		place up to this many items at *results
- *
- * Performs an index-ascending scan of the tree for present items.  Places
- * them at *@results and returns the number of items which were placed.
- * Lockless under rcu_read_lock(): seed 006 (patch 5/7),
- * radix_tree_gang_lookup, over the slot-returning __lookup; each item is
- * loaded from its slot after the walk, so under a concurrent delete an
- * entry may be NULL (the seed does not filter them).  root->height is read
- * once, before the walk, for max_index.
- */
-unsigned int radix_tree_gang_lookup(struct radix_tree_root *root,
-				    void **results, unsigned long first_index,
-				    unsigned int max_items)
-{
-	unsigned int root_height = READ_ONCE(root->height);
-	const unsigned long max_index = radix_tree_maxindex(root_height);
-	unsigned long cur_index = first_index;
-	unsigned int ret = 0;
-	rt_slotp_t *sresults = (rt_slotp_t *)results;
-
-	while (ret < max_items) {
-		unsigned int nr_found, i;
-		unsigned long next_index;	/* Index of next search */
-
-		if (cur_index > max_index)
-			break;
-		nr_found = __lookup(root, sresults + ret, cur_index,
-				    max_items - ret, &next_index);
-		for (i = 0; i < nr_found; i++) {
-			rt_slot_t *sp = sresults[ret + i];
-			void *item = rcu_dereference(*sp);
-
-			results[ret + i] = item;
-		}
-		ret += nr_found;
-		if (next_index == 0)
-			break;
-		cur_index = next_index;
-	}
-	return ret;
-}
-
-/**
- * radix_tree_gang_lookup_slot - perform multiple lookup on a radix tree
- * @root:		radix tree root
- * @results:		where the results of the lookup are placed
- * @first_index:	start the lookup from this key
- * @max_items:		place up to this many items at *results
- *
- * Same as radix_tree_gang_lookup, but returns an array of pointers
- * (slots) to the stored items instead of the items themselves.  Lockless.
- * seed 006 (patch 5/7), radix_tree_gang_lookup_slot (new).
- */
-unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
-					 void ***results,
-					 unsigned long first_index,
-					 unsigned int max_items)
-{
-	unsigned int root_height = READ_ONCE(root->height);
-	const unsigned long max_index = radix_tree_maxindex(root_height);
-	unsigned long cur_index = first_index;
-	unsigned int ret = 0;
-
-	while (ret < max_items) {
-		unsigned int nr_found;
-		unsigned long next_index;	/* Index of next search */
-
-		if (cur_index > max_index)
-			break;
-		nr_found = __lookup(root, (rt_slotp_t *)results + ret,
-				    cur_index, max_items - ret, &next_index);
-		ret += nr_found;
-		if (next_index == 0)
-			break;
-		cur_index = next_index;
-	}
-	return ret;
-}
 
 /*
  * 2.6.13 lib/radix-tree.c: __lookup_tag (untouched by the seeds; callers
@@ -965,6 +750,259 @@ out:
 	return ret;
 }
 
+
+/*
+ * ---- The lockless read side: seed 005 (patch 4/7) and seed 006 (patch
+ * 5/7), plus 2.6.13's radix_tree_tagged, which mapping_tagged calls
+ * without the lock.  Callers hold rcu_read_lock() (or tree_lock).  Every
+ * pointer followed is an rcu_dereference(), every other shared word a
+ * READ_ONCE(); where the seed's source reads a location twice, so does
+ * the model. ----
+ */
+
+/*
+ * seed 005 (patch 4/7), __lookup_slot; seed 006 (patch 5/7): the height
+ * comes from the top node, not root->height.  Lockless.  root->rnode is
+ * tested and then loaded again for the height, and each *slot is tested
+ * and then loaded again to descend, as the seed's source reads them: a
+ * delete in between is a NULL dereference there, and here ("null-deref").
+ */
+static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
+				       unsigned long index)
+{
+	unsigned int height, shift;
+	rt_slot_t *slot;
+	struct radix_tree_node *n;
+
+	n = rcu_dereference(root->rnode);
+	if (n == NULL)
+		return NULL;
+	slot = (rt_slot_t *)&root->rnode;
+	/* KNOB_RADIX_SINGLE_READ: keep what was tested (2.6.17 on) */
+	if (!knob(KNOB_RADIX_SINGLE_READ))
+		n = RT_DEREF(rcu_dereference(*slot));
+	height = READ_ONCE(n->height);
+	height = rt_reader_height(height, n, __func__);
+	if (index > radix_tree_maxindex(height))
+		return NULL;
+
+	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
+
+	while (height > 0) {
+		void *p = rcu_dereference(*slot);
+
+		if (p == NULL)
+			return NULL;
+
+		if (knob(KNOB_RADIX_SINGLE_READ))
+			n = p;
+		else
+			n = RT_DEREF(rcu_dereference(*slot));
+		slot = (rt_slot_t *)(n->slots +
+				     ((index >> shift) & RADIX_TREE_MAP_MASK));
+		shift -= RADIX_TREE_MAP_SHIFT;
+		height--;
+	}
+
+	return slot;
+}
+
+/**
+ * radix_tree_lookup_slot - lookup a slot in a radix tree
+ * @root:	radix tree root
+ * @index:	index key
+ *
+ * Lookup the slot corresponding to the position @index in the radix tree
+ * @root.  This is useful for update-if-exists operations.  Lockless under
+ * rcu_read_lock() (seed 006); seed 005 (patch 4/7), radix_tree_lookup_slot.
+ */
+void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
+{
+	return (void **)__lookup_slot(root, index);
+}
+
+/**
+ * radix_tree_lookup - perform lookup operation on a radix tree
+ * @root:	radix tree root
+ * @index:	index key
+ *
+ * Lookup the item at the position @index in the radix tree @root.
+ * seed 005 (patch 4/7), radix_tree_lookup: through __lookup_slot.
+ */
+void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
+{
+	rt_slot_t *slot;
+
+	slot = __lookup_slot(root, index);
+	return slot != NULL ? rcu_dereference(*slot) : NULL;
+}
+
+/*
+ * seed 006 (patch 5/7), __lookup: lockless; returns pointers to the slots
+ * holding items.  The height comes from the top node.  Each slot is tested
+ * and then (for interior nodes) loaded again to descend, as the seed reads
+ * it: a delete in between is a NULL dereference ("null-deref").
+ */
+static unsigned int
+__lookup(struct radix_tree_root *root, rt_slotp_t *results, unsigned long index,
+	 unsigned int max_items, unsigned long *next_index)
+{
+	unsigned long i;
+	unsigned int nr_found = 0;
+	unsigned int shift;
+	unsigned int height;
+	struct radix_tree_node *slot;
+
+	slot = rcu_dereference(root->rnode);
+	if (!slot) {
+		/*
+		 * The tree emptied since the caller computed max_index
+		 * from root->height: seed 006 returns next_index == index
+		 * and its gang lookup loops for ever (doc/findings.md,
+		 * F4).  KNOB_GANG_EMPTY_EXIT ends the walk, as 2.6.17's
+		 * gang lookup does by reading the root node once.
+		 */
+		if (knob(KNOB_GANG_EMPTY_EXIT)) {
+			*next_index = 0;
+			return 0;
+		}
+		goto out;
+	}
+	height = READ_ONCE(slot->height);
+	height = rt_reader_height(height, slot, __func__);
+	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
+
+	for (;;) {
+		void *child = NULL;
+
+		for (i = (index >> shift) & RADIX_TREE_MAP_MASK;
+						i < RADIX_TREE_MAP_SIZE; i++) {
+			void *p = READ_ONCE(slot->slots[i]);
+
+			if (p != NULL) {
+				child = p;
+				break;
+			}
+			index &= ~((1UL << shift) - 1);
+			index += 1UL << shift;
+			if (index == 0)
+				goto out;	/* 32-bit wraparound */
+		}
+		if (i == RADIX_TREE_MAP_SIZE)
+			goto out;
+		height--;
+		if (height == 0) {
+			/* Bottom level: grab some items */
+			break;
+		}
+		shift -= RADIX_TREE_MAP_SHIFT;
+		if (knob(KNOB_RADIX_SINGLE_READ))
+			slot = child;	/* the child tested above */
+		else
+			slot = RT_DEREF(rcu_dereference(slot->slots[i]));
+	}
+
+	for (i = index & RADIX_TREE_MAP_MASK; i < RADIX_TREE_MAP_SIZE; i++) {
+		void *p;
+
+		index++;
+		p = READ_ONCE(slot->slots[i]);
+		if (p) {
+			results[nr_found++] = &(slot->slots[i]);
+			if (nr_found == max_items)
+				goto out;
+		}
+	}
+
+out:
+	*next_index = index;
+	return nr_found;
+}
+
+/**
+ * radix_tree_gang_lookup - perform multiple lookup on a radix tree
+ * @root:		radix tree root
+ * @results:		where the results of the lookup are placed
+ * @first_index:	start the lookup from this key
+ * @max_items:		place up to this many items at *results
+ *
+ * Performs an index-ascending scan of the tree for present items.  Places
+ * them at *@results and returns the number of items which were placed.
+ * Lockless under rcu_read_lock(): seed 006 (patch 5/7),
+ * radix_tree_gang_lookup, over the slot-returning __lookup; each item is
+ * loaded from its slot after the walk, so under a concurrent delete an
+ * entry may be NULL (the seed does not filter them).  root->height is read
+ * once, before the walk, for max_index.
+ */
+unsigned int radix_tree_gang_lookup(struct radix_tree_root *root,
+				    void **results, unsigned long first_index,
+				    unsigned int max_items)
+{
+	unsigned int root_height = READ_ONCE(root->height);
+	const unsigned long max_index = radix_tree_maxindex(root_height);
+	unsigned long cur_index = first_index;
+	unsigned int ret = 0;
+	rt_slotp_t *sresults = (rt_slotp_t *)results;
+
+	while (ret < max_items) {
+		unsigned int nr_found, i;
+		unsigned long next_index;	/* Index of next search */
+
+		if (cur_index > max_index)
+			break;
+		nr_found = __lookup(root, sresults + ret, cur_index,
+				    max_items - ret, &next_index);
+		for (i = 0; i < nr_found; i++) {
+			rt_slot_t *sp = sresults[ret + i];
+			void *item = rcu_dereference(*sp);
+
+			results[ret + i] = item;
+		}
+		ret += nr_found;
+		if (next_index == 0)
+			break;
+		cur_index = next_index;
+	}
+	return ret;
+}
+
+/**
+ * radix_tree_gang_lookup_slot - perform multiple lookup on a radix tree
+ * @root:		radix tree root
+ * @results:		where the results of the lookup are placed
+ * @first_index:	start the lookup from this key
+ * @max_items:		place up to this many items at *results
+ *
+ * Same as radix_tree_gang_lookup, but returns an array of pointers
+ * (slots) to the stored items instead of the items themselves.  Lockless.
+ * seed 006 (patch 5/7), radix_tree_gang_lookup_slot (new).
+ */
+unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
+					 void ***results,
+					 unsigned long first_index,
+					 unsigned int max_items)
+{
+	unsigned int root_height = READ_ONCE(root->height);
+	const unsigned long max_index = radix_tree_maxindex(root_height);
+	unsigned long cur_index = first_index;
+	unsigned int ret = 0;
+
+	while (ret < max_items) {
+		unsigned int nr_found;
+		unsigned long next_index;	/* Index of next search */
+
+		if (cur_index > max_index)
+			break;
+		nr_found = __lookup(root, (rt_slotp_t *)results + ret,
+				    cur_index, max_items - ret, &next_index);
+		ret += nr_found;
+		if (next_index == 0)
+			break;
+		cur_index = next_index;
+	}
+	return ret;
+}
+
 /**
  * radix_tree_tagged - test whether any items in the tree are tagged
  * @root:	radix tree root
@@ -984,7 +1022,8 @@ int radix_tree_tagged(struct radix_tree_root *root, int tag)
 	for (idx = 0; idx < RADIX_TREE_TAG_LONGS; idx++) {
 		unsigned long w;
 
-		n = RT_DEREF(rcu_dereference(root->rnode));
+		if (!knob(KNOB_RADIX_SINGLE_READ))
+			n = RT_DEREF(rcu_dereference(root->rnode));
 		w = READ_ONCE(n->tags[tag][idx]);
 		if (w)
 			return 1;
@@ -1047,3 +1086,4 @@ int radix_tree_reset(void)
 		kmem_cache_reset(radix_tree_node_cachep);
 	return 0;
 }
+

@@ -25,6 +25,9 @@ static const struct {
 	{ KNOB_NO_FREEING_FLAG, "no-freeing-flag" },
 	{ KNOB_NO_RECHECK, "no-recheck" },
 	{ KNOB_LOCK_NO_RECHECK, "lock-no-recheck" },
+	{ KNOB_RADIX_SINGLE_READ, "radix-single-read" },
+	{ KNOB_RELEASE_NO_RECHECK, "release-no-recheck" },
+	{ KNOB_GANG_EMPTY_EXIT, "gang-empty-exit" },
 };
 
 #define NKNOBS (sizeof(knob_names) / sizeof(knob_names[0]))

@@ -8,6 +8,10 @@
 #ifndef PAGERACE_MODEL_VARIANT_H
 #define PAGERACE_MODEL_VARIANT_H
 
+/* The fixes for the seeds' own bugs, all at once. */
+#define KNOB_SEED_FIXES	(KNOB_RADIX_SINGLE_READ | KNOB_RELEASE_NO_RECHECK | \
+			 KNOB_GANG_EMPTY_EXIT)
+
 enum pr_protocol {
 	PROTO_LOCKED,	/* 2.6.13 before the patches: tree_lock on lookups */
 	PROTO_V2,	/* the seeds: lockless pagecache 2 (default) */
@@ -23,6 +27,14 @@ enum pr_knob {
 	KNOB_NO_FREEING_FLAG	= 1 << 4, /* shrink_list without SetPageFreeing */
 	KNOB_NO_RECHECK		= 1 << 5, /* get_speculative without page != *pagep */
 	KNOB_LOCK_NO_RECHECK	= 1 << 6, /* find_lock_page without mapping recheck */
+
+	/*
+	 * Fixes for what pagerace found in the seeds themselves
+	 * (doc/findings.md), as later kernels fixed it; on for PROTO_MERGED.
+	 */
+	KNOB_RADIX_SINGLE_READ	= 1 << 7, /* lockless radix readers load once */
+	KNOB_RELEASE_NO_RECHECK	= 1 << 8, /* __page_cache_release: no count test */
+	KNOB_GANG_EMPTY_EXIT	= 1 << 9, /* gang lookup stops on an empty tree */
 };
 
 struct pr_variant {
@@ -35,6 +47,9 @@ extern struct pr_variant variant;
 
 static inline int knob(enum pr_knob k)
 {
+	if (variant.protocol == PROTO_MERGED &&
+	    (k & KNOB_SEED_FIXES))
+		return 1;
 	return (variant.knobs & k) != 0;
 }
 

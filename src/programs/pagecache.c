@@ -230,6 +230,17 @@ static void reclaim0(void *arg)
 		page_cache_release(reclaim_victim);	/* kept: drop isolation ref */
 }
 
+/* Look a page up and use it a while (here: look at its neighbour). */
+static void lookup0_use(void *arg)
+{
+	struct page *page;
+
+	(void)arg;
+	page = lookup_held(&mappings[0], 0);
+	(void)readahead_probe(&mappings[0], KEEPER);
+	release_held(page);
+}
+
 static void setup_reclaim_lookup(void *arg)
 {
 	(void)arg;
@@ -238,7 +249,7 @@ static void setup_reclaim_lookup(void *arg)
 	reclaim_victim = model_prefill(&mappings[0], 0);
 	get_page(reclaim_victim);	/* isolate_lru_pages' reference */
 	pr_spawn("cpu0", reclaim0, NULL, 0);
-	pr_spawn("cpu1", lookup0, NULL, 0);
+	pr_spawn("cpu1", lookup0_use, NULL, 0);
 	model_start();
 }
 

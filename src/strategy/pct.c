@@ -11,10 +11,15 @@
  * with probability at least 1/(n k^(d-1)) per run.
  *
  * Spin-waiters are deprioritised below everything when they spin, so a
- * spinner never starves the context it waits for.  An event, once
- * delivered, draws a fresh random priority from the initial range, so a
- * repeatable interrupt neither fires back to back every time nor never
- * again.
+ * spinner never starves the context it waits for.
+ *
+ * Injected events (interrupts) are not prioritised like contexts: each
+ * gets a random arrival step in [1, k], like a change point, and is
+ * delivered at the first decision at or after it where its CPU accepts
+ * it (a pending interrupt waits for interrupts to be enabled).  A
+ * repeatable event draws its next arrival after each delivery.  So an
+ * interrupt lands inside a one-step window with probability 1/k, which is
+ * what PCT's analysis charges for a change point.
  */
 #include "runtime/context.h"
 #include "runtime/rng.h"
@@ -31,6 +36,7 @@ struct pct_strategy {
 	int depth;
 	uint64_t k;
 	int64_t prio[PCT_SLOTS];
+	uint64_t arrival[PR_MAX_INJECT];	/* next arrival step per event */
 	uint64_t change[PCT_MAX_DEPTH];
 	int nchange, next_change;
 	int64_t lowest;		/* next priority for a deprioritised choice */
@@ -72,13 +78,16 @@ static void pct_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 		}
 	p->next_change = 0;
 	p->lowest = 0;
+	for (int i = 0; i < PR_MAX_INJECT; i++)
+		p->arrival[i] = 1 + pr_rng_below(&p->rng, p->k);
 }
 
 static int pct_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		    int64_t *budget)
 {
 	struct pct_strategy *p = (struct pct_strategy *)s;
-	int best = 0;
+	uint64_t next = UINT64_MAX;
+	int best = -1;
 
 	if (cs->prev_ctx >= 0 && cs->reason == PR_R_SPIN)
 		p->prio[cs->prev_ctx] = p->lowest--;
@@ -88,16 +97,43 @@ static int pct_pick(struct pr_strategy *s, const struct pr_choices *cs,
 			p->prio[cs->prev_ctx] = p->depth - 1 - p->next_change;
 		p->next_change++;
 	}
-	for (int i = 1; i < cs->n; i++)
-		if (p->prio[slot_of(&cs->c[i])] > p->prio[slot_of(&cs->c[best])])
+	/* A due event goes first, the earliest due first. */
+	for (int i = 0; i < cs->n; i++) {
+		int e = cs->c[i].inject;
+
+		if (e >= 0 && p->arrival[e] <= cs->step &&
+		    (best < 0 || p->arrival[e] < p->arrival[cs->c[best].inject]))
 			best = i;
-	if (cs->c[best].inject >= 0)
-		p->prio[slot_of(&cs->c[best])] =
-			p->depth + (int64_t)pr_rng_below(&p->rng, PCT_SLOTS);
+	}
+	if (best >= 0) {
+		int e = cs->c[best].inject;
+
+		p->arrival[e] = cs->step + 1 + pr_rng_below(&p->rng, p->k);
+	} else {
+		for (int i = 0; i < cs->n; i++) {
+			if (cs->c[i].inject >= 0)
+				continue;
+			if (best < 0 || p->prio[slot_of(&cs->c[i])] >
+					p->prio[slot_of(&cs->c[best])])
+				best = i;
+		}
+		if (best < 0)	/* only events enabled, none due yet */
+			for (int i = 0; i < cs->n; i++)
+				if (best < 0 || p->arrival[cs->c[i].inject] <
+						p->arrival[cs->c[best].inject])
+					best = i;
+	}
+	/* Consult again at the next change point or event arrival. */
 	if (p->next_change < p->nchange)
-		*budget = (int64_t)(p->change[p->next_change] - cs->step);
-	else
-		*budget = PR_BUDGET_UNBOUNDED;
+		next = p->change[p->next_change];
+	for (int i = 0; i < cs->n; i++) {
+		int e = cs->c[i].inject;
+
+		if (e >= 0 && p->arrival[e] > cs->step && p->arrival[e] < next)
+			next = p->arrival[e];
+	}
+	*budget = next == UINT64_MAX ? PR_BUDGET_UNBOUNDED
+				     : (int64_t)(next - cs->step);
 	return best;
 }
 
