@@ -18,6 +18,8 @@
 int cmd_explore(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_minimize(int argc, char **argv);
 
 /* What a command runs: a built-in program (scenario files come later). */
 struct target {

@@ -21,6 +21,8 @@ static const struct command {
 	{ "explore", cmd_explore, "run a program under a strategy, save failing traces" },
 	{ "replay", cmd_replay, "re-execute a saved trace exactly and confirm its verdict" },
 	{ "list", cmd_list, "list the built-in programs" },
+	{ "show", cmd_show, "replay a trace and print its report (text, chrome, html)" },
+	{ "minimize", cmd_minimize, "shrink a failing trace: fewest preemptions, then steps" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

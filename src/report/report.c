@@ -136,6 +136,10 @@ int pr_report_init(struct pr_report *r, const struct pr_event_log *log,
 	for (size_t i = 0; i < log->n; i++)
 		if (r->important[i])
 			pr_symtab_add(r->st, &log->ev[i]);
+	if (r->fail < 0 && !r->nrel)	/* print_last_accesses() */
+		for (size_t i = 0; i < log->n; i++)
+			if (log->ev[i].site)
+				pr_symtab_add(r->st, &log->ev[i]);
 	pr_symtab_resolve(r->st);
 	return 0;
 }
@@ -201,7 +205,7 @@ static void print_readers(FILE *f, const struct pr_report *r)
 		if (last < 0 || (!log->ev[last].in_rcu && !log->ev[last].irqs_off))
 			continue;
 		if (!any)
-			fprintf(f, "\nHeld at the end of the run:\n");
+			fprintf(f, "\nHeld at each context's last recorded step:\n");
 		any = 1;
 		if (log->ev[last].in_rcu) {
 			for (long i = last; i >= 0; i--) {
@@ -211,14 +215,32 @@ static void print_readers(FILE *f, const struct pr_report *r)
 					break;
 				since = i;
 			}
-			fprintf(f, "  %s: inside rcu_read_lock since step %llu (%s)\n",
+			fprintf(f, "  %s (step %llu): inside rcu_read_lock since step %llu (%s)\n",
 				log->ctx_name[c],
+				(unsigned long long)log->ev[last].step,
 				(unsigned long long)log->ev[since].step,
 				log->ev[since].label);
 		}
 		if (log->ev[last].irqs_off)
-			fprintf(f, "  %s: interrupts disabled\n", log->ctx_name[c]);
+			fprintf(f, "  %s (step %llu): interrupts disabled\n",
+				log->ctx_name[c],
+				(unsigned long long)log->ev[last].step);
 	}
+}
+
+/* Nothing to focus on (an end-of-run check without an object). */
+static void print_last_accesses(FILE *f, struct pr_report *r, int gap)
+{
+	const struct pr_event_log *log = r->log;
+
+	fprintf(f, "%sLast access by each context:\n", gap ? "\n" : "");
+	for (int c = 0; c < log->nctx && c < PR_MAX_CTX; c++)
+		for (size_t i = log->n; i-- > 0;)
+			if (log->ev[i].ctx == c && log->ev[i].site) {
+				fputc('\n', f);
+				print_access(f, r, &log->ev[i], "Access");
+				break;
+			}
 }
 
 void pr_report_text(FILE *f, struct pr_report *r)
@@ -253,9 +275,10 @@ void pr_report_text(FILE *f, struct pr_report *r)
 	if (r->fail >= 0)
 		print_access(f, r, &log->ev[r->fail],
 			     r->res->failed ? "Failing access" : "Last access");
+
 	if (r->nrel) {
-		fprintf(f, "\nEarlier accesses to %s it conflicts with, oldest first:\n",
-			r->focus);
+		fprintf(f, "%sEarlier accesses to %s it conflicts with, oldest first:\n",
+			r->fail >= 0 ? "\n" : "", r->focus);
 		for (int i = 0; i < r->nrel; i++) {
 			fputc('\n', f);
 			print_access(f, r, &log->ev[r->related[i]],
@@ -263,9 +286,11 @@ void pr_report_text(FILE *f, struct pr_report *r)
 				     "Write" : "Read");
 		}
 	} else if (r->focus[0]) {
-		fprintf(f, "\nNo earlier conflicting access to %s was recorded.\n",
-			r->focus);
+		fprintf(f, "%sNo earlier conflicting access to %s was recorded.\n",
+			r->fail >= 0 ? "\n" : "", r->focus);
 	}
+	if (r->fail < 0 && !r->nrel)
+		print_last_accesses(f, r, !!r->focus[0]);
 	print_readers(f, r);
 	fputc('\n', f);
 	pr_report_timeline(f, r);

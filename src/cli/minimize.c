@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * minimize.c - `pagerace minimize TRACE`: shrink a failing trace's
+ * schedule, keeping its verdict kind and location (report/minimize.h),
+ * check that the result replays exactly, and write it as a new trace.
+ */
+#include "cli/cli.h"
+#include "report/minimize.h"
+#include "trace/trace.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void minimize_usage(FILE *f)
+{
+	fprintf(f,
+"usage: %s minimize [OPTIONS] TRACE\n"
+"\n"
+"Shrink the schedule of the failing run in TRACE while keeping the same\n"
+"verdict kind at the same yield point on the same object: fewest\n"
+"preemptions first, then fewest steps (delta debugging over its\n"
+"decisions).  Writes a new trace that replays exactly and prints the\n"
+"counts before and after.\n"
+"\n"
+"  -o, --output FILE   the new trace (default: TRACE with .trace replaced\n"
+"                      by .min.trace)\n"
+"      --max-runs N    candidate runs to try at most (default 20000)\n"
+"  -q, --quiet         print nothing but errors\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit status: 1 the failure was reproduced and the minimised trace\n"
+"written, 2 bad input (including a trace of a run that passed).\n",
+		pr_argv0);
+}
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "max-runs", required_argument, NULL, 'm' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static char *default_output(const char *in)
+{
+	size_t n = strlen(in);
+	char *out = malloc(n + 16);
+
+	if (!out)
+		return NULL;
+	if (n > 6 && !strcmp(in + n - 6, ".trace"))
+		n -= 6;
+	memcpy(out, in, n);
+	strcpy(out + n, ".min.trace");
+	return out;
+}
+
+/* Does @sched replay to exactly @want's run? */
+static int replays_exactly(const struct target *tg, const struct pr_trace *t,
+			   const struct pr_run_options *ro,
+			   const struct pr_schedule *sched,
+			   const struct pr_run_result *want)
+{
+	struct pr_strategy *s = pr_replay_create(sched);
+	struct pr_run_result res;
+	int ok;
+
+	if (!s)
+		return 0;
+	pr_run_once(tg->prog, s, ro, t->seed, t->run, NULL, &res);
+	s->ops->destroy(s);
+	ok = !res.diverged && res.failed && res.steps == want->steps &&
+	     res.verdict.step == want->verdict.step &&
+	     pr_same_failure(&res, &want->verdict);
+	return ok;
+}
+
+int cmd_minimize(int argc, char **argv)
+{
+	struct pr_trace t;
+	struct target tg;
+	struct pr_run_options ro;
+	struct pr_run_result res;
+	struct pr_schedule min;
+	struct pr_min_stats st;
+	uint64_t max_runs = 0;
+	char err[1024], from[160], *out = NULL;
+	const char *out_arg = NULL;
+	int c, quiet = 0, rc = EXIT_BADINPUT;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_arg = optarg;
+			break;
+		case 'm':
+			if (parse_u64(optarg, &max_runs) || max_runs == 0) {
+				fprintf(stderr, "%s minimize: error: bad number '%s' for --max-runs\n",
+					pr_argv0, optarg);
+				return EXIT_BADINPUT;
+			}
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			minimize_usage(stdout);
+			return EXIT_NOFAIL;
+		default:
+			fprintf(stderr, "%s minimize: error: %s option '%s'\n", pr_argv0,
+				optopt && strchr("om", optopt) ? "missing argument to" : "unknown",
+				argv[optind - 1]);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s minimize: error: %s\n", pr_argv0,
+			optind >= argc ? "which trace?" : "exactly one trace, please");
+		return EXIT_BADINPUT;
+	}
+	if (replay_load(argv[optind], &t, &tg, &ro))
+		return EXIT_BADINPUT;
+	if (!t.result.failed) {
+		fprintf(stderr, "%s: error: the recorded run passed: nothing to minimise\n",
+			argv[optind]);
+		goto out;
+	}
+	out = out_arg ? strdup(out_arg) : default_output(argv[optind]);
+	if (!out) {
+		fprintf(stderr, "%s minimize: error: out of memory\n", pr_argv0);
+		goto out;
+	}
+	if (pr_minimize(tg.prog, &ro, t.seed, t.run, &t.sched, &t.result.verdict,
+			max_runs, &min, &res, &st, err, sizeof(err))) {
+		fprintf(stderr, "%s: error: %s\n", argv[optind], err);
+		goto out;
+	}
+	if (!replays_exactly(&tg, &t, &ro, &min, &res)) {
+		fprintf(stderr, "%s: error: the minimised schedule does not replay exactly (a pagerace bug)\n",
+			argv[optind]);
+		pr_schedule_free(&min);
+		goto out;
+	}
+	/* The new trace: the same run, another schedule, its result. */
+	snprintf(from, sizeof(from), "%s seed %llu run %llu, %llu preemptions, %llu steps",
+		 t.strategy, (unsigned long long)t.seed,
+		 (unsigned long long)t.run,
+		 (unsigned long long)st.preemptions[0],
+		 (unsigned long long)st.steps[0]);
+	pr_schedule_free(&t.sched);
+	t.sched = min;
+	t.result = res;
+	free(t.strategy);
+	t.strategy = strdup("guided");
+	if (!t.strategy || pr_trace_set_option(&t, "minimized-from", from)) {
+		fprintf(stderr, "%s minimize: error: out of memory\n", pr_argv0);
+		goto out;
+	}
+	if (pr_trace_write(out, &t, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		goto out;
+	}
+	if (!quiet) {
+		printf("%s: minimised %s on %s at %s in %llu runs\n", t.program,
+		       res.verdict.kind, res.verdict.obj,
+		       res.verdict.site[0] ? res.verdict.site : "the end",
+		       (unsigned long long)st.runs);
+		printf("  preemptions: %llu -> %llu\n",
+		       (unsigned long long)st.preemptions[0],
+		       (unsigned long long)st.preemptions[1]);
+		printf("  steps:       %llu -> %llu\n",
+		       (unsigned long long)st.steps[0],
+		       (unsigned long long)st.steps[1]);
+		printf("  segments:    %llu -> %llu\n",
+		       (unsigned long long)st.segments[0],
+		       (unsigned long long)st.segments[1]);
+		printf("  trace:       %s\n", out);
+		printf("  report:      %s show %s\n", pr_argv0, out);
+	}
+	rc = EXIT_FOUND;
+out:
+	free(out);
+	pr_trace_free(&t);
+	return rc;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * chrome.c - the replayed run as Chrome Trace Event JSON, for Perfetto
+ * (ui.perfetto.dev) and chrome://tracing.
+ *
+ * One process, one thread per context (tid = context id + 1, named with
+ * thread_name metadata).  One step is one microsecond of trace time.
+ * Each stretch of consecutive steps by one context is a complete ("X")
+ * event named after its first yield point, each step inside it a nested
+ * one-microsecond event with the object and values as args; preemptions,
+ * interrupt deliveries and the failure are instant ("i") events.
+ */
+#include "report/report.h"
+
+#include <string.h>
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void sep(FILE *f, int *first)
+{
+	fputs(*first ? "\n" : ",\n", f);
+	*first = 0;
+}
+
+static void step_event(FILE *f, const struct pr_report *r, size_t i,
+		       int *first)
+{
+	const struct pr_event *e = &r->log->ev[i];
+
+	sep(f, first);
+	fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"dur\":1,\"name\":",
+		e->ctx + 1, (unsigned long long)e->step);
+	json_str(f, e->label);
+	fprintf(f, ",\"cat\":\"%s\",\"args\":{\"step\":%llu,\"object\":",
+		r->important[i] == 2 ? "failing" :
+		r->important[i] ? "conflict" : "step",
+		(unsigned long long)e->step);
+	json_str(f, e->obj);
+	if (e->before[0]) {
+		fprintf(f, ",\"before\":");
+		json_str(f, e->before);
+	}
+	if (e->after[0]) {
+		fprintf(f, ",\"after\":");
+		json_str(f, e->after);
+	}
+	if (e->in_rcu)
+		fprintf(f, ",\"rcu_read_lock\":true");
+	if (e->irqs_off)
+		fprintf(f, ",\"irqs_off\":true");
+	fprintf(f, "}}");
+	if (e->preempted) {
+		sep(f, first);
+		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"name\":\"preempted\"}",
+			e->ctx + 1, (unsigned long long)e->step + 1);
+	}
+}
+
+void pr_report_chrome(FILE *f, const struct pr_report *r)
+{
+	const struct pr_event_log *log = r->log;
+	int first = 1;
+
+	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"title\":");
+	json_str(f, r->title);
+	fprintf(f, ",\"steps\":%llu,\"preemptions\":%llu},\"traceEvents\":[",
+		(unsigned long long)r->res->steps,
+		(unsigned long long)r->res->preemptions);
+	sep(f, &first);
+	fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":");
+	json_str(f, r->title);
+	fprintf(f, "}}");
+	for (int c = 0; c < log->nctx; c++) {
+		sep(f, &first);
+		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
+			c + 1);
+		json_str(f, log->ctx_name[c]);
+		fprintf(f, "}}");
+		sep(f, &first);
+		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
+			c + 1, c);
+	}
+	for (size_t a = 0; a < log->n;) {
+		const struct pr_event *e = &log->ev[a];
+		size_t b = a;
+		char name[160];
+
+		while (b + 1 < log->n && pr_event_same_thread(&log->ev[b + 1], e))
+			b++;
+		if (e->inject >= 0)
+			snprintf(name, sizeof(name), "interrupt %s",
+				 e->inject < log->ninj ? log->inj_name[e->inject] : "?");
+		else
+			snprintf(name, sizeof(name), "%s", e->site ? e->site->func :
+				 e->label);
+		sep(f, &first);
+		fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,\"name\":",
+			e->ctx + 1, (unsigned long long)e->step,
+			(unsigned long long)(log->ev[b].step + 1 - e->step));
+		json_str(f, name);
+		fprintf(f, ",\"cat\":\"stretch\",\"args\":{\"steps\":%zu}}", b - a + 1);
+		for (size_t i = a; i <= b; i++)
+			step_event(f, r, i, &first);
+		a = b + 1;
+	}
+	if (r->res->failed) {
+		const struct pr_verdict *v = &r->res->verdict;
+		char name[128];
+
+		snprintf(name, sizeof(name), "BUG: %s on %s", v->kind, v->obj);
+		sep(f, &first);
+		fprintf(f, "{\"ph\":\"i\",\"s\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"name\":",
+			v->ctx >= 0 ? "t" : "p", v->ctx >= 0 ? v->ctx + 1 : 1,
+			(unsigned long long)v->step + 1);
+		json_str(f, name);
+		fprintf(f, ",\"args\":{\"message\":");
+		json_str(f, v->msg);
+		fprintf(f, "}}");
+	}
+	fprintf(f, "\n]}\n");
+}
