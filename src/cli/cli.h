@@ -20,15 +20,39 @@ int cmd_replay(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
 
-/* What a command runs: a built-in program (scenario files come later). */
+/*
+ * What a command runs: a built-in program, or a scenario file (then @scn
+ * is the parsed scenario, @text its bytes, embedded in traces, and @prog
+ * points at @scn_prog).  @short_name names trace files: the program name,
+ * or the scenario file's base name without its extension.
+ */
+struct scenario;
 struct target {
 	const struct pr_program *prog;
 	const char *name;
+	char short_name[64];
+	struct scenario *scn;
+	char *text;
+	size_t text_len;
+	struct pr_program scn_prog;
 };
 
-/* Resolve @name; on failure print why and return -1. */
+/*
+ * Resolve @name: a built-in program, else a scenario file path.  On
+ * failure print why ("FILE:LINE:COL: error: ..." for a bad scenario) and
+ * return -1.
+ */
 int target_resolve(const char *name, struct target *t);
+/*
+ * A scenario from text embedded in a trace (@name is the path it was
+ * recorded from).  Says on stderr when the file at @name differs from
+ * @text or is gone: the embedded text is what runs.
+ */
+int target_from_text(const char *name, const char *text, struct target *t);
+void target_release(struct target *t);
 
 /*
  * replay.c, for the commands that re-execute traces (replay, show,

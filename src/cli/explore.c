@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "report/verdict.h"
 #include "model/variant.h"
+#include "scenario/scenario.h"
 #include "trace/trace.h"
 
 #include <errno.h>
@@ -32,15 +33,24 @@ struct explore_opts {
 	int keep_going, json, quiet;
 	const char *output;	/* trace path for the first failure */
 	const char *trace_dir;
+	unsigned set;		/* SET_*: given on the command line */
 };
+
+/* What the command line set overrides a scenario's defaults. */
+enum { SET_STRATEGY = 1, SET_RUNS = 2, SET_SEED = 4, SET_DEPTH = 8,
+       SET_PCT_STEPS = 16, SET_MAX_STEPS = 32, SET_PROTOCOL = 64,
+       SET_KNOBS = 128, SET_SHIFT = 256 };
 
 static void explore_usage(FILE *f)
 {
 	fprintf(f,
-"usage: %s explore [OPTIONS] PROGRAM\n"
+"usage: %s explore [OPTIONS] PROGRAM|SCENARIO-FILE\n"
 "\n"
-"Run PROGRAM (see '%s list') repeatedly under a scheduling strategy.  Stop\n"
-"at the first failing run, save its trace and print the replay command.\n"
+"Run PROGRAM (see '%s list') or a scenario file (pagerace-scenario(5))\n"
+"repeatedly under a scheduling strategy.  Stop at the first failing run,\n"
+"save its trace and print the replay command.  A scenario's protocol, knobs,\n"
+"radix shift and explore settings apply unless an option below overrides\n"
+"them ('-K none': no knobs).\n"
 "\n"
 "  -s, --strategy NAME   random (default) or pct\n"
 "  -n, --runs N          number of runs (default 10000)\n"
@@ -115,10 +125,12 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 		switch (c) {
 		case 's':
 			o->strategy = optarg;
+			o->set |= SET_STRATEGY;
 			break;
 		case 'n':
 			if (parse_u64(optarg, &o->runs) || o->runs == 0)
 				return bad_number("--runs", optarg);
+			o->set |= SET_RUNS;
 			break;
 		case OPT_FIRST:
 			if (parse_u64(optarg, &o->first_run))
@@ -136,6 +148,7 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 		case OPT_SEED:
 			if (parse_u64(optarg, &o->seed))
 				return bad_number("--seed", optarg);
+			o->set |= SET_SEED;
 			break;
 		case 'd':
 			if (parse_u64(optarg, &v) || v < 1 || v > 16) {
@@ -144,16 +157,19 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 				return -1;
 			}
 			o->params.pct_depth = (int)v;
+			o->set |= SET_DEPTH;
 			break;
 		case OPT_PCT_STEPS:
 			if (parse_u64(optarg, &o->params.pct_steps) ||
 			    o->params.pct_steps == 0)
 				return bad_number("--pct-steps", optarg);
+			o->set |= SET_PCT_STEPS;
 			break;
 		case OPT_MAX_STEPS:
 			if (parse_u64(optarg, &o->run.max_steps) ||
 			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX)
 				return bad_number("--max-steps", optarg);
+			o->set |= SET_MAX_STEPS;
 			break;
 		case 'k':
 			o->keep_going = 1;
@@ -164,9 +180,16 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 					pr_argv0, optarg);
 				return -1;
 			}
+			o->set |= SET_PROTOCOL;
 			break;
 		case 'K': {
 			enum pr_knob k;
+
+			if (!(o->set & SET_KNOBS))
+				variant.knobs = 0;	/* the command line's set */
+			o->set |= SET_KNOBS;
+			if (!strcmp(optarg, "none"))
+				break;
 
 			if (variant_knob_parse(optarg, &k)) {
 				fprintf(stderr, "%s explore: error: unknown knob '%s' (see doc/variants.md)\n",
@@ -183,6 +206,7 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 				return -1;
 			}
 			variant.radix_map_shift = (unsigned)v;
+			o->set |= SET_SHIFT;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -276,6 +300,53 @@ static void variant_to_options(struct pr_trace *t)
 	pr_trace_set_option(t, "radix-shift", num);
 }
 
+/*
+ * A scenario's own settings (its variant, explore line and expectation)
+ * apply wherever the command line did not set the same thing.
+ */
+static void apply_scenario(struct explore_opts *o, const struct target *tg)
+{
+	const struct scenario *scn = tg->scn;
+	const struct scn_explore *x = &scn->explore;
+	struct pr_variant cli = variant;
+
+	scenario_apply_variant(scn);
+	if (o->set & SET_PROTOCOL)
+		variant.protocol = cli.protocol;
+	if (o->set & SET_KNOBS)
+		variant.knobs = cli.knobs;
+	if (o->set & SET_SHIFT)
+		variant.radix_map_shift = cli.radix_map_shift;
+	if (x->strategy[0] && !(o->set & SET_STRATEGY))
+		o->strategy = x->strategy;
+	if (x->runs && !(o->set & SET_RUNS))
+		o->runs = x->runs;
+	if (x->has_seed && !(o->set & SET_SEED))
+		o->seed = x->seed;
+	if (x->depth && !(o->set & SET_DEPTH))
+		o->params.pct_depth = x->depth;
+	if (x->pct_steps && !(o->set & SET_PCT_STEPS))
+		o->params.pct_steps = x->pct_steps;
+	if (x->max_steps && !(o->set & SET_MAX_STEPS))
+		o->run.max_steps = x->max_steps;
+}
+
+/* How the runs ended, by the scenario's outcome classes. */
+static void print_outcomes(const struct scenario *scn)
+{
+	static const char *const cls[] = { "acceptable", "interesting",
+					   "forbidden" };
+
+	if (!scn->noutcomes)
+		return;
+	printf("outcomes:\n");
+	for (int i = 0; i < scn->noutcomes; i++)
+		if (scn->outcome[i].cls != SCN_FORBIDDEN)
+			printf("  %-11s %8llu  %s\n", cls[scn->outcome[i].cls],
+			       (unsigned long long)scn->outcome[i].seen,
+			       scn->outcome[i].desc);
+}
+
 static int save_trace(const struct target *tg, const struct explore_opts *o,
 		      uint64_t run, const struct pr_run_result *res,
 		      struct pr_schedule *rec, char *path, size_t pathlen)
@@ -293,11 +364,12 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 			return -1;
 		}
 		snprintf(path, pathlen, "%s/%s-seed%llu-run%llu.trace",
-			 o->trace_dir, tg->name, (unsigned long long)o->seed,
+			 o->trace_dir, tg->short_name, (unsigned long long)o->seed,
 			 (unsigned long long)run);
 	}
 	pr_trace_init(&t);
 	t.program = (char *)tg->name;
+	t.program_text = tg->text;	/* NULL for a built-in program */
 	t.strategy = (char *)o->strategy;
 	t.params = o->params;
 	t.seed = o->seed;
@@ -309,7 +381,7 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 	variant_to_options(&t);
 	rc = pr_trace_write(path, &t, err, sizeof(err));
 	/* The strings and the schedule are borrowed: only free the options. */
-	t.program = t.strategy = NULL;
+	t.program = t.strategy = t.program_text = NULL;
 	pr_schedule_init(&t.sched);
 	pr_trace_free(&t);
 	if (rc) {
@@ -360,6 +432,8 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_BADINPUT;
 	if (target_resolve(argv[optind], &tg))
 		return EXIT_BADINPUT;
+	if (tg.scn)
+		apply_scenario(&o, &tg);
 	if (!strcmp(o.strategy, "pct") && o.params.pct_steps == 0)
 		o.params.pct_steps = calibrate_pct(&tg, &o);
 	strat = pr_strategy_create(o.strategy, &o.params);
@@ -454,8 +528,11 @@ int cmd_explore(int argc, char **argv)
 			printf(", depth %d, k %llu", o.params.pct_depth,
 			       (unsigned long long)o.params.pct_steps);
 		printf("), %.0f runs/s\n", elapsed > 0 ? done / elapsed : 0.0);
+		if (tg.scn)
+			print_outcomes(tg.scn);
 	}
 	pr_schedule_free(&rec);
 	strat->ops->destroy(strat);
+	target_release(&tg);
 	return rc;
 }

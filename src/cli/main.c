@@ -5,11 +5,13 @@
 #include "config.h"
 #include "cli/cli.h"
 #include "programs/programs.h"
+#include "scenario/scenario.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *pr_argv0 = "pagerace";
 
@@ -23,6 +25,8 @@ static const struct command {
 	{ "list", cmd_list, "list the built-in programs" },
 	{ "show", cmd_show, "replay a trace and print its report (text, chrome, html)" },
 	{ "minimize", cmd_minimize, "shrink a failing trace: fewest preemptions, then steps" },
+	{ "check", cmd_check, "validate scenario files without running them" },
+	{ "ops", cmd_ops, "list the operations scenario bodies may call" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -54,16 +58,91 @@ int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* Parse @text as scenario @name into @t; prints the error on failure. */
+static int target_scenario(const char *name, char *text, size_t len,
+			   struct target *t)
+{
+	struct scn_error e;
+	char msg[1024];
+	const char *b = strrchr(name, '/');
+	size_t n;
+
+	t->scn = scenario_parse(name, text, len, &e);
+	if (!t->scn) {
+		scn_error_format(&e, msg, sizeof(msg));
+		fputs(msg, stderr);
+		free(text);
+		return -1;
+	}
+	t->text = text;
+	t->text_len = len;
+	scenario_program(t->scn, &t->scn_prog);
+	t->prog = &t->scn_prog;
+	b = b ? b + 1 : name;
+	n = strcspn(b, ".");
+	if (n >= sizeof(t->short_name))
+		n = sizeof(t->short_name) - 1;
+	memcpy(t->short_name, b, n);
+	t->short_name[n] = '\0';
+	return 0;
+}
+
 int target_resolve(const char *name, struct target *t)
 {
-	t->prog = pr_program_find(name);
+	struct scn_error e;
+	char msg[1024], *text;
+	size_t len;
+
+	memset(t, 0, sizeof(*t));
 	t->name = name;
-	if (!t->prog) {
-		fprintf(stderr, "%s: error: unknown program '%s' (see '%s list')\n",
+	t->prog = pr_program_find(name);
+	if (t->prog) {
+		snprintf(t->short_name, sizeof(t->short_name), "%s", name);
+		return 0;
+	}
+	if (!strchr(name, '/') && !strstr(name, ".scn") && access(name, F_OK)) {
+		fprintf(stderr, "%s: error: unknown program '%s' (see '%s list', or give a scenario file)\n",
 			pr_argv0, name, pr_argv0);
 		return -1;
 	}
-	return 0;
+	text = scenario_read_file(name, &len, &e);
+	if (!text) {
+		scn_error_format(&e, msg, sizeof(msg));
+		fputs(msg, stderr);
+		return -1;
+	}
+	return target_scenario(name, text, len, t);
+}
+
+int target_from_text(const char *name, const char *text, struct target *t)
+{
+	struct scn_error e;
+	size_t len = strlen(text), dlen;
+	char *copy = strdup(text), *disk;
+
+	memset(t, 0, sizeof(*t));
+	t->name = name;
+	if (!copy) {
+		fprintf(stderr, "%s: error: out of memory\n", pr_argv0);
+		return -1;
+	}
+	disk = scenario_read_file(name, &dlen, &e);
+	if (!disk)
+		fprintf(stderr, "%s: note: %s is gone; replaying the scenario text embedded in the trace\n",
+			pr_argv0, name);
+	else if (dlen != len || memcmp(disk, text, len))
+		fprintf(stderr, "%s: note: %s differs from the scenario text embedded in the trace; replaying the embedded text\n",
+			pr_argv0, name);
+	free(disk);
+	return target_scenario(name, copy, len, t);
+}
+
+void target_release(struct target *t)
+{
+	scenario_free(t->scn);
+	free(t->text);
+	t->scn = NULL;
+	t->text = NULL;
 }
 
 int main(int argc, char **argv)

@@ -130,7 +130,9 @@ int replay_load(const char *path, struct pr_trace *t, struct target *tg,
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	if (target_resolve(t->program, tg)) {
+	/* A scenario runs from the text the trace embeds, not the file. */
+	if (t->program_text ? target_from_text(t->program, t->program_text, tg)
+			    : target_resolve(t->program, tg)) {
 		pr_trace_free(t);
 		return -1;
 	}
