@@ -28,6 +28,25 @@ void scn_advance(struct parser *p);
 /* The current token, quoted for a message ("'foo'", "end of line"). */
 const char *scn_found(const struct parser *p, char *buf, size_t len);
 
+/* Token helpers: each fails with a message naming what was expected. */
+long long scn_number(struct parser *p, long long lo, long long hi,
+		     const char *what);
+void scn_ident(struct parser *p, const char *what, char *out, size_t len);
+void scn_string(struct parser *p, const char *what, char *out, size_t len);
+void scn_end_stmt(struct parser *p, const char *after);
+void scn_skip_blank(struct parser *p);
+void scn_open_brace(struct parser *p, const char *what);
+/* A header line given twice is an error naming the first. */
+void scn_once(struct parser *p, int *seen_line, const char *key,
+	      const struct scn_token *t);
+
+/* header.c: header lines and the init block. */
+void scn_parse_protocol(struct parser *p);
+void scn_parse_knobs(struct parser *p);
+void scn_parse_expect(struct parser *p);
+void scn_parse_explore(struct parser *p);
+void scn_parse_init(struct parser *p, int *seen);
+
 /* m0..m3 -> 0..3, swap -> -1; else an error with a suggestion. */
 int scn_parse_mapping(struct parser *p);
 /* "r0".."r15" -> 0..15, -1 if @name is not register-shaped. */

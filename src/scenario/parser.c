@@ -19,447 +19,6 @@
 #include "model/model.h"
 #include "model/page.h"
 
-void scn_fail_at(struct parser *p, int line, int col, const char *fmt, ...)
-{
-	struct scn_error *e = p->err;
-	va_list ap;
-
-	e->line = line;
-	e->col = col;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	scn_lex_line(&p->lx, line, e->text, sizeof(e->text));
-	longjmp(p->fail, 1);
-}
-
-void scn_advance(struct parser *p)
-{
-	scn_lex_next(&p->lx, &p->tok);
-	if (p->tok.kind == SCN_TK_ERROR)
-		scn_fail(p, "%s", p->tok.text);
-}
-
-const char *scn_found(const struct parser *p, char *buf, size_t len)
-{
-	if (p->tok.kind == SCN_TK_IDENT)
-		snprintf(buf, len, "'%s'", p->tok.text);
-	else if (p->tok.kind == SCN_TK_NUM)
-		snprintf(buf, len, "'%lld'", p->tok.num);
-	else
-		snprintf(buf, len, "%s", scn_tok_name(p->tok.kind));
-	return buf;
-}
-
-int scn_parse_mapping(struct parser *p)
-{
-	static const char *const maps[] = { "m0", "m1", "m2", "m3", "swap" };
-	const char *near;
-	char f[64];
-
-	if (p->tok.kind != SCN_TK_IDENT)
-		scn_fail(p, "expected a mapping (m0..m3 or swap), found %s",
-			 scn_found(p, f, sizeof(f)));
-	for (int i = 0; i < 5; i++)
-		if (!strcmp(p->tok.text, maps[i])) {
-			scn_advance(p);
-			return i < 4 ? i : -1;
-		}
-	near = scn_nearest(p->tok.text, maps, 5);
-	if (near)
-		scn_fail(p, "unknown mapping '%s' (did you mean '%s'?)", p->tok.text,
-			 near);
-	scn_fail(p, "unknown mapping '%s' (m0..m3 or swap)", p->tok.text);
-}
-
-int scn_reg_index(struct parser *p, const char *name)
-{
-	char *end;
-	long v;
-
-	if (name[0] != 'r' || name[1] < '0' || name[1] > '9')
-		return -1;
-	v = strtol(name + 1, &end, 10);
-	if (*end)
-		return -1;
-	if (v >= SCN_NREGS || (name[1] == '0' && name[2]))
-		scn_fail(p, "no register %s (registers are r0 to r%d)", name,
-			 SCN_NREGS - 1);
-	return (int)v;
-}
-
-int scn_name_index(const struct scenario *s, const char *name)
-{
-	for (int i = 0; i < s->nnames; i++)
-		if (!strcmp(s->names[i], name))
-			return i;
-	return -1;
-}
-
-static long long number(struct parser *p, long long lo, long long hi,
-			const char *what)
-{
-	char f[64];
-	long long v;
-
-	if (p->tok.kind != SCN_TK_NUM)
-		scn_fail(p, "expected %s, found %s", what, scn_found(p, f, sizeof(f)));
-	v = p->tok.num;
-	if (v < lo || v > hi)
-		scn_fail(p, "%s must be from %lld to %lld, not %lld", what, lo, hi, v);
-	scn_advance(p);
-	return v;
-}
-
-static void ident(struct parser *p, const char *what, char *out, size_t len)
-{
-	char f[64];
-
-	if (p->tok.kind != SCN_TK_IDENT)
-		scn_fail(p, "expected %s, found %s", what, scn_found(p, f, sizeof(f)));
-	snprintf(out, len, "%s", p->tok.text);
-	scn_advance(p);
-}
-
-static void string(struct parser *p, const char *what, char *out, size_t len)
-{
-	char f[64];
-
-	if (p->tok.kind != SCN_TK_STR)
-		scn_fail(p, "expected %s in double quotes, found %s", what,
-			 scn_found(p, f, sizeof(f)));
-	if (strlen(p->tok.text) >= len)
-		scn_fail(p, "%s too long (at most %zu characters)", what, len - 1);
-	snprintf(out, len, "%s", p->tok.text);
-	scn_advance(p);
-}
-
-/* A statement ends at a newline, ';', end of file, or before a '}'. */
-static void end_stmt(struct parser *p, const char *after)
-{
-	char f[64];
-
-	switch (p->tok.kind) {
-	case SCN_TK_NL:
-	case SCN_TK_SEMI:
-		scn_advance(p);
-		return;
-	case SCN_TK_EOF:
-	case SCN_TK_RBRACE:
-		return;
-	default:
-		scn_fail(p, "expected end of line after %s, found %s", after,
-			 scn_found(p, f, sizeof(f)));
-	}
-}
-
-static void skip_blank(struct parser *p)
-{
-	while (p->tok.kind == SCN_TK_NL || p->tok.kind == SCN_TK_SEMI)
-		scn_advance(p);
-}
-
-static void open_brace(struct parser *p, const char *what)
-{
-	char f[64];
-
-	if (p->tok.kind != SCN_TK_LBRACE)
-		scn_fail(p, "expected '{' to open %s, found %s", what,
-			 scn_found(p, f, sizeof(f)));
-	scn_advance(p);
-}
-
-/* ---- header ------------------------------------------------------------ */
-
-static void once(struct parser *p, int *seen_line, const char *key,
-		 const struct scn_token *t)
-{
-	if (*seen_line)
-		scn_fail_at(p, t->line, t->col, "'%s' given twice (first on line %d)",
-			    key, *seen_line);
-	*seen_line = t->line;
-}
-
-static void parse_protocol(struct parser *p)
-{
-	static const char *const protos[] = { "locked", "v2", "merged" };
-	enum pr_protocol pr;
-	const char *near;
-
-	if (p->tok.kind == SCN_TK_IDENT &&
-	    variant_protocol_parse(p->tok.text, &pr) == 0) {
-		p->s->variant.protocol = pr;
-		scn_advance(p);
-		return;
-	}
-	if (p->tok.kind == SCN_TK_IDENT &&
-	    (near = scn_nearest(p->tok.text, protos, 3)))
-		scn_fail(p, "unknown protocol '%s' (did you mean '%s'?)",
-			 p->tok.text, near);
-	scn_fail(p, "expected a protocol: locked, v2 or merged");
-}
-
-static void parse_knobs(struct parser *p)
-{
-	const char *cand[32];
-	size_t n = 0;
-
-	for (unsigned i = 0; i < variant_nr_knobs() && n < 32; i++)
-		cand[n++] = variant_knob_name(variant_knob_at(i));
-	if (p->tok.kind == SCN_TK_IDENT && !strcmp(p->tok.text, "none")) {
-		scn_advance(p);
-		return;
-	}
-	for (;;) {
-		enum pr_knob k;
-		const char *near;
-		char f[64];
-
-		if (p->tok.kind != SCN_TK_IDENT)
-			scn_fail(p, "expected a knob name, found %s",
-				 scn_found(p, f, sizeof(f)));
-		if (variant_knob_parse(p->tok.text, &k)) {
-			near = scn_nearest(p->tok.text, cand, n);
-			if (near)
-				scn_fail(p, "unknown knob '%s' (did you mean '%s'?)",
-					 p->tok.text, near);
-			scn_fail(p, "unknown knob '%s' (see 'pagerace ops' or doc/variants.md)",
-				 p->tok.text);
-		}
-		p->s->variant.knobs |= k;
-		scn_advance(p);
-		if (p->tok.kind != SCN_TK_COMMA)
-			return;
-		scn_advance(p);
-	}
-}
-
-static const char *const verdict_kinds[] = {
-	"bad-lookup", "use-after-free", "null-deref", "invariant", "leak",
-	"double-free", "put-free-page", "refcount-underflow",
-	"reclaim-held-page", "double-lock", "bad-unlock", "bad-page",
-	"deadlock", "livelock", "crash", "assert", "forbidden",
-	"unexpected-outcome", "scenario", "bug", "out-of-bounds",
-	"invalid-free", "corrupt", "rcu-unbalanced", "rcu-unprotected",
-	"sleep-in-atomic", "preempt-imbalance", "bad-irq-enable", "torn-read",
-};
-
-static void parse_expect(struct parser *p)
-{
-	size_t n = sizeof(verdict_kinds) / sizeof(verdict_kinds[0]);
-	const char *near;
-	char word[SCN_NAME_LEN];
-	struct scn_token t = p->tok;
-
-	ident(p, "a verdict kind (bad-lookup, use-after-free, ...) or 'pass'",
-	      word, sizeof(word));
-	if (!strcmp(word, "pass")) {
-		p->s->expect_pass = 1;
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(word, verdict_kinds[i])) {
-			snprintf(p->s->expect, sizeof(p->s->expect), "%s", word);
-			return;
-		}
-	near = scn_nearest(word, verdict_kinds, n);
-	if (near)
-		scn_fail_at(p, t.line, t.col, "unknown verdict kind '%s' (did you mean '%s'?)",
-			    word, near);
-	scn_fail_at(p, t.line, t.col, "unknown verdict kind '%s'", word);
-}
-
-static void parse_explore(struct parser *p)
-{
-	static const char *const keys[] = { "strategy", "runs", "depth",
-					    "max-steps", "seed", "pct-steps" };
-	struct scn_explore *x = &p->s->explore;
-	int n = 0;
-
-	while (p->tok.kind == SCN_TK_IDENT) {
-		struct scn_token t = p->tok;
-		const char *near;
-		char v[SCN_NAME_LEN];
-
-		scn_advance(p);
-		if (!strcmp(t.text, "strategy")) {
-			struct scn_token vt = p->tok;
-
-			ident(p, "a strategy (random or pct)", v, sizeof(v));
-			if (strcmp(v, "random") && strcmp(v, "pct"))
-				scn_fail_at(p, vt.line, vt.col,
-					    "unknown strategy '%s' (random or pct)", v);
-			snprintf(x->strategy, sizeof(x->strategy), "%s", v);
-		} else if (!strcmp(t.text, "runs")) {
-			x->runs = (uint64_t)number(p, 1, 100000000, "a number of runs");
-		} else if (!strcmp(t.text, "depth")) {
-			x->depth = (int)number(p, 1, 16, "a PCT depth");
-		} else if (!strcmp(t.text, "max-steps")) {
-			x->max_steps = (uint64_t)number(p, 1, 4294967295LL, "a step bound");
-		} else if (!strcmp(t.text, "seed")) {
-			x->seed = (uint64_t)number(p, 0, 9223372036854775807LL, "a seed");
-			x->has_seed = 1;
-		} else if (!strcmp(t.text, "pct-steps")) {
-			x->pct_steps = (uint64_t)number(p, 1, 4294967295LL,
-							"PCT's run length");
-		} else {
-			near = scn_nearest(t.text, keys, 6);
-			if (near)
-				scn_fail_at(p, t.line, t.col,
-					    "unknown explore setting '%s' (did you mean '%s'?)",
-					    t.text, near);
-			scn_fail_at(p, t.line, t.col,
-				    "unknown explore setting '%s' (strategy, runs, depth, max-steps, seed, pct-steps)",
-				    t.text);
-		}
-		n++;
-	}
-	if (!n)
-		scn_fail(p, "expected explore settings, e.g. 'explore strategy pct runs 1000'");
-}
-
-/* ---- init -------------------------------------------------------------- */
-
-static const struct { const char *name; int bit; } init_flags[] = {
-	/* Only flags a page may still carry when it is freed. */
-	{ "dirty", PG_dirty }, { "referenced", PG_referenced },
-	{ "error", PG_error }, { "checked", PG_checked },
-	{ "mappedtodisk", PG_mappedtodisk },
-};
-#define NINIT_FLAGS (sizeof(init_flags) / sizeof(init_flags[0]))
-
-static int reserved_word(const char *w)
-{
-	static const char *const words[] = {
-		"m0", "m1", "m2", "m3", "swap", "page", "null", "loop", "assert",
-		"count", "index", "cached", "dirty", "locked", "uptodate", "free",
-		"nrpages", "nr_free",
-	};
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strcmp(w, words[i]))
-			return 1;
-	return scn_op_find(w) != NULL;
-}
-
-static void parse_init_stmt(struct parser *p)
-{
-	struct scenario *s = p->s;
-	struct scn_init *in;
-	struct scn_token t = p->tok;
-	char f[64];
-
-	if (s->ninit >= SCN_MAX_INIT)
-		scn_fail(p, "too many initial pages (at most %d)", SCN_MAX_INIT);
-	in = &s->init[s->ninit];
-	memset(in, 0, sizeof(*in));
-	in->name = -1;
-	in->line = t.line;
-	in->col = t.col;
-	if (t.kind != SCN_TK_IDENT)
-		scn_fail(p, "expected an initial page (m0[INDEX], swap[ENTRY], page, or NAME = ...), found %s",
-			 scn_found(p, f, sizeof(f)));
-	if (strcmp(t.text, "page") && strcmp(t.text, "swap") &&
-	    !(t.text[0] == 'm' && t.text[1] >= '0' && t.text[1] <= '3' && !t.text[2])) {
-		/* NAME = ... */
-		if (scn_reg_index(p, t.text) >= 0)
-			scn_fail(p, "registers belong to bodies; name an initial page with another word");
-		if (reserved_word(t.text))
-			scn_fail(p, "'%s' is a reserved word", t.text);
-		scn_advance(p);
-		if (p->tok.kind != SCN_TK_ASSIGN) {
-			const char *cand[] = { "page", "swap", "m0", "m1", "m2", "m3" };
-			const char *near = scn_nearest(t.text, cand, 6);
-
-			if (near)
-				scn_fail_at(p, t.line, t.col,
-					    "unknown initial page '%s' (did you mean '%s'?)",
-					    t.text, near);
-			scn_fail(p, "expected '=' after the name '%s', found %s",
-				 t.text, scn_found(p, f, sizeof(f)));
-		}
-		if (scn_name_index(s, t.text) >= 0)
-			scn_fail_at(p, t.line, t.col, "'%s' is named twice", t.text);
-		if (s->nnames >= SCN_MAX_NAMES)
-			scn_fail_at(p, t.line, t.col, "too many names (at most %d)",
-				    SCN_MAX_NAMES);
-		snprintf(s->names[s->nnames], SCN_NAME_LEN, "%s", t.text);
-		in->name = s->nnames++;
-		scn_advance(p);
-		t = p->tok;
-		if (t.kind != SCN_TK_IDENT)
-			scn_fail(p, "expected m0[INDEX], swap[ENTRY] or page, found %s",
-				 scn_found(p, f, sizeof(f)));
-	}
-	if (!strcmp(t.text, "page")) {
-		in->kind = SCN_I_LOOSE;
-		if (in->name < 0)
-			scn_fail(p, "a loose page needs a name: 'NAME = page'");
-		scn_advance(p);
-	} else {
-		in->mapping_id = scn_parse_mapping(p);
-		in->kind = in->mapping_id < 0 ? SCN_I_SWAP : SCN_I_CACHE;
-		if (p->tok.kind != SCN_TK_LBRACK)
-			scn_fail(p, "expected '[' after the mapping, found %s",
-				 scn_found(p, f, sizeof(f)));
-		scn_advance(p);
-		in->index = (unsigned long)number(p, 0, SCN_MAX_INDEX,
-						  in->kind == SCN_I_SWAP ?
-						  "a swap entry" : "an index");
-		if (p->tok.kind != SCN_TK_RBRACK)
-			scn_fail(p, "expected ']', found %s", scn_found(p, f, sizeof(f)));
-		scn_advance(p);
-		for (int i = 0; i < s->ninit; i++)
-			if (s->init[i].kind == in->kind &&
-			    s->init[i].mapping_id == in->mapping_id &&
-			    s->init[i].index == in->index)
-				scn_fail_at(p, t.line, t.col,
-					    "that slot already holds a page (line %d)",
-					    s->init[i].line);
-	}
-	while (p->tok.kind == SCN_TK_IDENT) {
-		const char *cand[NINIT_FLAGS];
-		const char *near;
-		size_t i;
-
-		for (i = 0; i < NINIT_FLAGS; i++) {
-			cand[i] = init_flags[i].name;
-			if (!strcmp(p->tok.text, init_flags[i].name))
-				break;
-		}
-		if (i == NINIT_FLAGS) {
-			near = scn_nearest(p->tok.text, cand, NINIT_FLAGS);
-			if (near)
-				scn_fail(p, "unknown page flag '%s' (did you mean '%s'?)",
-					 p->tok.text, near);
-			scn_fail(p, "unknown page flag '%s' (dirty, referenced, error, checked, mappedtodisk)",
-				 p->tok.text);
-		}
-		in->flags |= 1UL << init_flags[i].bit;
-		scn_advance(p);
-	}
-	s->ninit++;
-	end_stmt(p, "an initial page");
-}
-
-static void parse_init(struct parser *p, int *seen)
-{
-	struct scn_token t = p->tok;
-
-	once(p, seen, "init", &t);
-	scn_advance(p);
-	open_brace(p, "the initial state");
-	for (;;) {
-		skip_blank(p);
-		if (p->tok.kind == SCN_TK_RBRACE)
-			break;
-		if (p->tok.kind == SCN_TK_EOF)
-			scn_fail_at(p, t.line, t.col, "init block is never closed with '}'");
-		parse_init_stmt(p);
-	}
-	scn_advance(p);
-}
-
 /* ---- bodies ------------------------------------------------------------ */
 
 static int new_stmt(struct parser *p)
@@ -504,11 +63,11 @@ static void parse_arg(struct parser *p, struct scn_body *b, int si, int k,
 				    op->name);
 		return;
 	case SCN_T_INDEX:
-		st->arg[k].n = (unsigned long)number(p, 0, SCN_MAX_INDEX,
+		st->arg[k].n = (unsigned long)scn_number(p, 0, SCN_MAX_INDEX,
 						     "an index");
 		return;
 	case SCN_T_COUNT:
-		st->arg[k].n = (unsigned long)number(p, 1, SCN_MAX_GANG,
+		st->arg[k].n = (unsigned long)scn_number(p, 1, SCN_MAX_GANG,
 						     "a page count");
 		return;
 	default:
@@ -628,7 +187,7 @@ static void parse_stmt(struct parser *p, struct scn_body *b, int si, int depth,
 		long n;
 
 		scn_advance(p);
-		n = (long)number(p, 1, SCN_MAX_LOOP, "a loop count");
+		n = (long)scn_number(p, 1, SCN_MAX_LOOP, "a loop count");
 		if (depth >= SCN_MAX_NEST)
 			scn_fail_at(p, t.line, t.col, "loops nested too deeply (at most %d)",
 				    SCN_MAX_NEST);
@@ -639,7 +198,7 @@ static void parse_stmt(struct parser *p, struct scn_body *b, int si, int depth,
 		st->kind = SCN_S_LOOP;
 		st->count = (unsigned long)n;
 		parse_block(p, b, &st->body, depth + 1, mult * n);
-		end_stmt(p, "a loop");
+		scn_end_stmt(p, "a loop");
 		return;
 	}
 	if (!strcmp(t.text, "assert")) {
@@ -648,10 +207,10 @@ static void parse_stmt(struct parser *p, struct scn_body *b, int si, int depth,
 		st->cond = scn_parse_cond(p, b);
 		scn_check_cond(p, st->cond, b);
 		if (p->tok.kind == SCN_TK_STR)
-			string(p, "the assertion's description", st->desc,
+			scn_string(p, "the assertion's description", st->desc,
 			       sizeof(st->desc));
 		p->dynamic += (int)mult;
-		end_stmt(p, "an assertion");
+		scn_end_stmt(p, "an assertion");
 		return;
 	}
 	if ((r = scn_reg_index(p, t.text)) >= 0) {
@@ -666,7 +225,7 @@ static void parse_stmt(struct parser *p, struct scn_body *b, int si, int depth,
 		p->dynamic += (int)mult - 1;
 		parse_op(p, b, si, -1, NULL);
 	}
-	end_stmt(p, "the operation's arguments");
+	scn_end_stmt(p, "the operation's arguments");
 }
 
 static void parse_block(struct parser *p, struct scn_body *b,
@@ -675,13 +234,13 @@ static void parse_block(struct parser *p, struct scn_body *b,
 	struct scn_token open = p->tok;
 	int prev = -1;
 
-	open_brace(p, depth ? "the loop's body" : b->name);
+	scn_open_brace(p, depth ? "the loop's body" : b->name);
 	blk->first = -1;
 	blk->n = 0;
 	for (;;) {
 		int si;
 
-		skip_blank(p);
+		scn_skip_blank(p);
 		if (p->tok.kind == SCN_TK_RBRACE)
 			break;
 		if (p->tok.kind == SCN_TK_EOF)
@@ -706,7 +265,7 @@ static void parse_body(struct parser *p, int is_irq)
 	long cpu;
 
 	scn_advance(p);
-	cpu = (long)number(p, 0, SCN_MAX_CPUS - 1, "a cpu number");
+	cpu = (long)scn_number(p, 0, SCN_MAX_CPUS - 1, "a cpu number");
 	if (is_irq) {
 		if (s->nirqs >= SCN_MAX_IRQS)
 			scn_fail_at(p, t.line, t.col, "too many irq handlers (at most %d)",
@@ -717,7 +276,7 @@ static void parse_body(struct parser *p, int is_irq)
 		b->count = 1;
 		if (p->tok.kind == SCN_TK_IDENT && !strcmp(p->tok.text, "count")) {
 			scn_advance(p);
-			b->count = (int)number(p, 1, 100, "a delivery count");
+			b->count = (int)scn_number(p, 1, 100, "a delivery count");
 		}
 	} else {
 		b = &s->cpu[cpu];
@@ -730,7 +289,7 @@ static void parse_body(struct parser *p, int is_irq)
 	b->cpu = (int)cpu;
 	b->scn = s;
 	parse_block(p, b, &b->block, 0, 1);
-	end_stmt(p, "a body");
+	scn_end_stmt(p, "a body");
 }
 
 /* ---- outcomes and the file --------------------------------------------- */
@@ -749,8 +308,8 @@ static void parse_outcome(struct parser *p, enum scn_class cls)
 	o->line = t.line;
 	scn_advance(p);
 	o->cond = scn_parse_cond(p, NULL);
-	string(p, "the outcome's description", o->desc, sizeof(o->desc));
-	end_stmt(p, "an outcome");
+	scn_string(p, "the outcome's description", o->desc, sizeof(o->desc));
+	scn_end_stmt(p, "an outcome");
 }
 
 static const char *const keywords[] = {
@@ -771,7 +330,7 @@ static void parse_file(struct parser *p)
 		struct scn_token t;
 		size_t k;
 
-		skip_blank(p);
+		scn_skip_blank(p);
 		t = p->tok;
 		if (t.kind == SCN_TK_EOF)
 			break;
@@ -793,8 +352,8 @@ static void parse_file(struct parser *p)
 			scn_fail(p, "unknown keyword '%s'", t.text);
 		}
 		if (!strcmp(t.text, "init")) {
-			parse_init(p, &seen[k]);
-			end_stmt(p, "the init block");
+			scn_parse_init(p, &seen[k]);
+			scn_end_stmt(p, "the init block");
 			continue;
 		}
 		if (!strcmp(t.text, "cpu") || !strcmp(t.text, "irq")) {
@@ -812,44 +371,44 @@ static void parse_file(struct parser *p)
 		}
 		if (!strcmp(t.text, "knob"))
 			k--;	/* "knob" is "knobs" */
-		once(p, &seen[k], keywords[k], &t);
+		scn_once(p, &seen[k], keywords[k], &t);
 		scn_advance(p);
 		if (!strcmp(t.text, "scenario")) {
 			if (p->tok.kind == SCN_TK_STR)
-				string(p, "the scenario's name", s->name, sizeof(s->name));
+				scn_string(p, "the scenario's name", s->name, sizeof(s->name));
 			else
-				ident(p, "the scenario's name", s->name, sizeof(s->name));
+				scn_ident(p, "the scenario's name", s->name, sizeof(s->name));
 		} else if (!strcmp(t.text, "summary")) {
-			string(p, "the summary", s->summary, sizeof(s->summary));
+			scn_string(p, "the summary", s->summary, sizeof(s->summary));
 		} else if (!strcmp(t.text, "protocol")) {
-			parse_protocol(p);
+			scn_parse_protocol(p);
 			s->has_protocol = 1;
 		} else if (!strcmp(t.text, "knobs") || !strcmp(t.text, "knob")) {
-			parse_knobs(p);
+			scn_parse_knobs(p);
 			s->has_knobs = 1;
 		} else if (!strcmp(t.text, "radix-shift")) {
-			s->variant.radix_map_shift = (unsigned)number(p, 1, 3, "a radix shift");
+			s->variant.radix_map_shift = (unsigned)scn_number(p, 1, 3, "a radix shift");
 			s->has_shift = 1;
 		} else if (!strcmp(t.text, "cpus")) {
 			cpus_line = t.line;
-			cpus = (int)number(p, 1, SCN_MAX_CPUS, "a number of cpus");
+			cpus = (int)scn_number(p, 1, SCN_MAX_CPUS, "a number of cpus");
 		} else if (!strcmp(t.text, "pages")) {
-			s->nr_pages = (unsigned long)number(p, 1, MODEL_MAX_PAGES,
+			s->nr_pages = (unsigned long)scn_number(p, 1, MODEL_MAX_PAGES,
 							    "a number of pages");
 		} else if (!strcmp(t.text, "clean")) {
 			struct scn_token vt = p->tok;
 			char v[SCN_NAME_LEN];
 
-			ident(p, "yes or no", v, sizeof(v));
+			scn_ident(p, "yes or no", v, sizeof(v));
 			if (strcmp(v, "yes") && strcmp(v, "no"))
 				scn_fail_at(p, vt.line, vt.col, "clean is yes or no, not '%s'", v);
 			s->clean = v[0] == 'y';
 		} else if (!strcmp(t.text, "expect")) {
-			parse_expect(p);
+			scn_parse_expect(p);
 		} else if (!strcmp(t.text, "explore")) {
-			parse_explore(p);
+			scn_parse_explore(p);
 		}
-		end_stmt(p, keywords[k]);
+		scn_end_stmt(p, keywords[k]);
 	}
 
 	/* Whole-file checks. */
@@ -952,42 +511,4 @@ void scenario_free(struct scenario *s)
 	free(s->stmt);
 	free(s->expr);
 	free(s);
-}
-
-char *scenario_read_file(const char *path, size_t *len, struct scn_error *err)
-{
-	FILE *f;
-	char *buf;
-	size_t n;
-
-	memset(err, 0, sizeof(*err));
-	snprintf(err->file, sizeof(err->file), "%s", path);
-	f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err->msg, sizeof(err->msg), "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	buf = malloc(SCN_MAX_FILE + 1);
-	if (!buf) {
-		fclose(f);
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
-		return NULL;
-	}
-	n = fread(buf, 1, SCN_MAX_FILE + 1, f);
-	if (ferror(f)) {
-		snprintf(err->msg, sizeof(err->msg), "cannot read: %s", strerror(errno));
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	if (n > SCN_MAX_FILE) {
-		snprintf(err->msg, sizeof(err->msg), "file too large (at most %u bytes)",
-			 SCN_MAX_FILE);
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
 }
