@@ -42,6 +42,20 @@ static int model_obj_name(const void *obj, char *buf, unsigned len)
 	return page_obj_name(obj, buf, len);
 }
 
+/* Does this CPU hold the tree_lock of the mapping @root belongs to? */
+static int tree_lock_held(const struct radix_tree_root *root)
+{
+	struct address_space *m = NULL;
+
+	if (root == &swapper_space.page_tree)
+		m = &swapper_space;
+	for (int i = 0; i < MODEL_MAX_MAPPINGS; i++)
+		if (root == &mappings[i].page_tree)
+			m = &mappings[i];
+	return m && (rwlock_is_held(&m->tree_rwlock) ||
+		     spin_is_held(&m->tree_lock));
+}
+
 void model_setup(int nr_cpus, unsigned long nr_pages)
 {
 	static unsigned long pages_now;
@@ -60,6 +74,7 @@ void model_setup(int nr_cpus, unsigned long nr_pages)
 	}
 	page_model_reset();
 	kernel_set_obj_resolver(model_obj_name);
+	radix_tree_set_lock_check(tree_lock_held);
 	if (radix_tree_reset() != 0)
 		pr_fail("setup", NULL, "unsupported radix tree shift %u",
 			variant.radix_map_shift);

@@ -761,6 +761,29 @@ out:
  */
 
 /*
+ * A lockless reader must be inside rcu_read_lock, or hold the tree's lock
+ * (PROTO_LOCKED's readers, writers looking up).  The tree does not know
+ * its lock: the model tells it through radix_tree_set_lock_check.
+ */
+static int (*rt_lock_held)(const struct radix_tree_root *root);
+
+void radix_tree_set_lock_check(int (*held)(const struct radix_tree_root *))
+{
+	rt_lock_held = held;
+}
+
+static void rt_check_reader(const struct radix_tree_root *root,
+			    const char *func)
+{
+	if (pr_self() < 0 || rcu_read_lock_held() ||
+	    (rt_lock_held && rt_lock_held(root)))
+		return;
+	pr_fail("rcu-unprotected", root,
+		"%s walks the tree outside rcu_read_lock and without its lock",
+		func);
+}
+
+/*
  * seed 005 (patch 4/7), __lookup_slot; seed 006 (patch 5/7): the height
  * comes from the top node, not root->height.  Lockless.  root->rnode is
  * tested and then loaded again for the height, and each *slot is tested
@@ -818,6 +841,7 @@ static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
  */
 void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
 {
+	rt_check_reader(root, __func__);
 	return (void **)__lookup_slot(root, index);
 }
 
@@ -833,6 +857,7 @@ void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
 {
 	rt_slot_t *slot;
 
+	rt_check_reader(root, __func__);
 	slot = __lookup_slot(root, index);
 	return slot != NULL ? rcu_dereference(*slot) : NULL;
 }
@@ -944,6 +969,7 @@ unsigned int radix_tree_gang_lookup(struct radix_tree_root *root,
 	unsigned int ret = 0;
 	rt_slotp_t *sresults = (rt_slotp_t *)results;
 
+	rt_check_reader(root, __func__);
 	while (ret < max_items) {
 		unsigned int nr_found, i;
 		unsigned long next_index;	/* Index of next search */
@@ -987,6 +1013,7 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
 	unsigned long cur_index = first_index;
 	unsigned int ret = 0;
 
+	rt_check_reader(root, __func__);
 	while (ret < max_items) {
 		unsigned int nr_found;
 		unsigned long next_index;	/* Index of next search */
@@ -1015,8 +1042,10 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
 int radix_tree_tagged(struct radix_tree_root *root, int tag)
 {
 	int idx;
-	struct radix_tree_node *n = rcu_dereference(root->rnode);
+	struct radix_tree_node *n;
 
+	rt_check_reader(root, __func__);
+	n = rcu_dereference(root->rnode);
 	if (!n)
 		return 0;
 	for (idx = 0; idx < RADIX_TREE_TAG_LONGS; idx++) {

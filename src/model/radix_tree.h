@@ -113,6 +113,12 @@ int radix_tree_tag_get(struct radix_tree_root *root, unsigned long index,
 		       int tag);
 int radix_tree_tagged(struct radix_tree_root *root, int tag);
 
+/*
+ * Lockless readers fail the run ("rcu-unprotected") unless the caller is
+ * inside rcu_read_lock or @held says it holds the tree's lock.
+ */
+void radix_tree_set_lock_check(int (*held)(const struct radix_tree_root *));
+
 /* radix_tree_check() flags */
 enum {
 	/*
