@@ -48,24 +48,25 @@ static const struct knob_case {
 	/*
 	 * The seeds' PageFree test still has a window (finding F3 in
 	 * doc/findings.md): without the knob this workload fails too, more
-	 * rarely; tests/model_findings.c shows that.  The failing access is
+	 * rarely; the F3 case below shows that.  The failing access is
 	 * the second getter's put on a free page, or the free itself.
 	 */
 	{ "pc-lookup-truncate", KNOB_SPEC_FREE_CHECK, "double-free",
-	  "put-free-page", "pct", 7, 200000, 0 },
+	  "put-free-page", "pct", 7, 200000, 0, 0, PROTO_V2, 0 },
 	{ "pc-walk-free", KNOB_RADIX_RCU_FREE, "use-after-free", NULL, "pct",
-	  3, 5000, 1 },
-	{ "pc-irq-alloc", KNOB_SPEC_IRQ, "livelock", NULL, "pct", 2, 100000, 1 },
+	  3, 5000, 1, 0, PROTO_V2, 0 },
+	{ "pc-irq-alloc", KNOB_SPEC_IRQ, "livelock", NULL, "pct", 2, 100000, 1,
+	  0, PROTO_V2, 0 },
 	{ "pc-add-lookup", KNOB_ADD_AFTER_INSERT, "bad-lookup", NULL, "pct", 3,
-	  5000, 1 },
+	  5000, 1, 0, PROTO_V2, 0 },
 	{ "pc-reclaim-lookup", KNOB_NO_FREEING_FLAG, "reclaim-held-page", NULL,
-	  "pct", 3, 5000, 1 },
+	  "pct", 3, 5000, 1, 0, PROTO_V2, 0 },
 	{ "pc-lookup-reuse", KNOB_NO_RECHECK, "bad-lookup", NULL, "pct", 3,
-	  5000, 1 },
+	  5000, 1, 0, PROTO_V2, 0 },
 	{ "pc-lock-truncate", KNOB_LOCK_NO_RECHECK, "bad-lookup", NULL,
-	  "random", 0, 5000, 1 },
+	  "random", 0, 5000, 1, 0, PROTO_V2, 0 },
 	{ "pc-lock-truncate", KNOB_LOCK_NO_RECHECK, "bad-lookup", NULL, "pct",
-	  3, 5000, 1 },
+	  3, 5000, 1, 0, PROTO_V2, 0 },
 
 	/* Findings on the seeds as posted (doc/findings.md). */
 	/* F1: __lookup_slot re-reads an interior pointer a delete cleared */
