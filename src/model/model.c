@@ -168,6 +168,8 @@ static void check_entry(struct address_space *m, unsigned long index,
 			model_mapping_name(m), index, page_peek_count(page), want);
 }
 
+static unsigned long nodes_seen;
+
 /* Walk a tree without yield points: every (index, page) it holds. */
 static unsigned long walk(struct address_space *m,
 			  const struct radix_tree_node *node,
@@ -176,6 +178,7 @@ static unsigned long walk(struct address_space *m,
 	unsigned int shift = radix_tree_map_shift();
 	unsigned long n = 0;
 
+	nodes_seen++;
 	for (unsigned int i = 0; i < (1u << shift); i++) {
 		void *p = node->slots[i];
 		unsigned long index = base | ((unsigned long)i << (shift * (height - 1)));
@@ -220,9 +223,16 @@ void model_finish(void)
 		pr_fail("leak", NULL, "%lu RCU callbacks still pending after the final grace period",
 			rcu_callbacks_pending());
 	memset(seen, 0, sizeof(seen));
+	nodes_seen = 0;
 	for (int i = 0; i < MODEL_MAX_MAPPINGS; i++)
 		check_mapping(&mappings[i]);
 	check_mapping(&swapper_space);
+	/* Every callback has run: a node in no tree should have been freed. */
+	if (radix_tree_nodes_active() != nodes_seen)
+		pr_fail("leak", NULL,
+			"%u radix-tree nodes allocated, %lu in the trees: %lu never freed",
+			radix_tree_nodes_active(), nodes_seen,
+			(unsigned long)radix_tree_nodes_active() - nodes_seen);
 	for (unsigned long pfn = 0; pfn < max_mapnr; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 

@@ -767,6 +767,12 @@ out:
  */
 static int (*rt_lock_held)(const struct radix_tree_root *root);
 
+unsigned int radix_tree_nodes_active(void)
+{
+	return radix_tree_node_cachep ?
+	       kmem_cache_nr_active(radix_tree_node_cachep) : 0;
+}
+
 void radix_tree_set_lock_check(int (*held)(const struct radix_tree_root *))
 {
 	rt_lock_held = held;

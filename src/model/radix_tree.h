@@ -119,6 +119,9 @@ int radix_tree_tagged(struct radix_tree_root *root, int tag);
  */
 void radix_tree_set_lock_check(int (*held)(const struct radix_tree_root *));
 
+/* Nodes allocated and not freed (RCU-pending ones included). */
+unsigned int radix_tree_nodes_active(void);
+
 /* radix_tree_check() flags */
 enum {
 	/*
