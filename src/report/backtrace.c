@@ -187,18 +187,15 @@ static void fallback(struct pr_symtab *st, struct entry *en)
 }
 
 /* Run addr2line on the queued addresses; its output into @out. */
-static char *run_addr2line(const char *exe_path, struct entry **todo,
-			   size_t n, size_t *outlen)
+static char *run_addr2line(const char *prog, const char *exe_path,
+			   struct entry **todo, size_t n, size_t *outlen)
 {
-	const char *prog = getenv("PAGERACE_ADDR2LINE");
 	char **argv = calloc(n + 8, sizeof(char *));
 	char *addrs = malloc(n * 24 + 1), *out = NULL;
 	size_t cap = 0, len = 0;
 	int pfd[2], status;
 	pid_t pid;
 
-	if (!prog || !*prog)
-		prog = "addr2line";
 	if (!argv || !addrs || pipe(pfd)) {
 		free(argv);
 		free(addrs);
@@ -334,7 +331,19 @@ void pr_symtab_resolve(struct pr_symtab *st)
 	pl = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
 	if (n && pl > 0) {
 		exe_path[pl] = '\0';
-		out = run_addr2line(exe_path, todo, n, &len);
+		/*
+		 * LLVM's addr2line follows clang's DWARF 5 inlining chains,
+		 * which binutils' may flatten; either gives the same answer
+		 * from run to run on one machine.
+		 */
+		const char *tools[] = { getenv("PAGERACE_ADDR2LINE"),
+					"llvm-addr2line", "addr2line" };
+
+		out = NULL;
+		for (size_t i = 0; i < 3 && !out; i++)
+			if (tools[i] && *tools[i])
+				out = run_addr2line(tools[i], exe_path, todo, n,
+						    &len);
 		if (out)
 			parse_addr2line(st, todo, n, out);
 		free(out);
@@ -345,14 +354,25 @@ void pr_symtab_resolve(struct pr_symtab *st)
 	free(todo);
 }
 
+/*
+ * Frames of the runtime and of this recorder.  Judged by name: a tool that
+ * flattens inlining may put a model function at a line of yield.h.
+ */
 static int is_runtime(const struct pr_frame *f)
 {
-	return !strncmp(f->file, "src/runtime/", 12) ||
-	       !strncmp(f->file, "src/report/", 11) ||
-	       !strncmp(f->func, "pr_yield", 8) || !strcmp(f->func, "decide") ||
-	       !strcmp(f->func, "pr_spin") || !strcmp(f->func, "pr_block") ||
-	       !strcmp(f->func, "fiber_entry") ||
-	       !strcmp(f->func, "run_event") || !strcmp(f->func, "??");
+	static const char *const names[] = {
+		"decide", "switch_to", "fiber_entry", "run_event",
+		"on_step", "on_decision", "push_special", "??",
+	};
+
+	if (!strncmp(f->file, "src/report/", 11) ||
+	    !strncmp(f->func, "pr_", 3) || !strncmp(f->func, "unw_", 4) ||
+	    !strncmp(f->func, "_U", 2))
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(f->func, names[i]))
+			return 1;
+	return 0;
 }
 
 int pr_backtrace_frames(struct pr_symtab *st, const struct pr_event *e,
@@ -398,7 +418,10 @@ int pr_backtrace_frames(struct pr_symtab *st, const struct pr_event *e,
 				if (n == 1 && !strcmp(f->func, out[0].func))
 					continue;
 			}
-			out[n++] = *f;
+			out[n] = *f;
+			if (!strncmp(f->file, "src/runtime/", 12))
+				out[n].file[0] = '\0';	/* a flattened inline */
+			n++;
 		}
 	}
 	return n;
