@@ -47,7 +47,7 @@ static void row(FILE *f, const struct pr_report *r, const char *step, int ctx,
 static void event_row(FILE *f, const struct pr_report *r, size_t i)
 {
 	const struct pr_event *e = &r->log->ev[i];
-	char text[192], step[24];
+	char text[sizeof(e->label) + 2 * PR_EV_VALUE + 8], step[24];
 	char mark = r->important[i] == 2 ? '>' : r->important[i] ? '#' : ' ';
 
 	snprintf(step, sizeof(step), "%llu", (unsigned long long)e->step);
