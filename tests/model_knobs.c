@@ -102,17 +102,8 @@ static struct pr_strategy *make(const char *strat, int depth,
 	struct pr_strategy_params params = { .pct_depth = depth ? depth : 3,
 					     .pct_steps = 1 };
 
-	if (!strcmp(strat, "pct")) {
-		struct pr_strategy *r = pr_random_create();
-		struct pr_run_result res;
-
-		for (uint64_t i = 0; i < 4; i++) {
-			pr_run_once(p, r, &ropts, seed, UINT64_MAX - i, NULL, &res);
-			if (res.steps > params.pct_steps)
-				params.pct_steps = res.steps;
-		}
-		r->ops->destroy(r);
-	}
+	if (!strcmp(strat, "pct"))
+		params.pct_steps = pr_pct_calibrate(p, &ropts, seed);
 	return pr_strategy_create(strat, &params);
 }
 

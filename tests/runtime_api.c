@@ -43,17 +43,7 @@ struct tally {
 
 static uint64_t calibrate_pct(const struct pr_program *prog)
 {
-	struct pr_strategy *r = pr_random_create();
-	struct pr_run_result res;
-	uint64_t k = 1;
-
-	for (uint64_t i = 0; i < 4; i++) {
-		pr_run_once(prog, r, &ropts, 1, UINT64_MAX - i, NULL, &res);
-		if (res.steps > k)
-			k = res.steps;
-	}
-	r->ops->destroy(r);
-	return k;
+	return pr_pct_calibrate(prog, &ropts, 1);
 }
 
 /* Run @prog @n times (seed = run index) under @strat; count outcomes. */

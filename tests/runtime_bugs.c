@@ -51,17 +51,7 @@ static struct pr_run_options ropts;
 /* PCT's k measured as src/cli/explore.c does: the longest of 4 random runs. */
 static uint64_t calibrate_pct(const struct pr_program *prog, uint64_t seed)
 {
-	struct pr_strategy *r = pr_random_create();
-	struct pr_run_result res;
-	uint64_t k = 1;
-
-	for (uint64_t i = 0; i < 4; i++) {
-		pr_run_once(prog, r, &ropts, seed, UINT64_MAX - i, NULL, &res);
-		if (res.steps > k)
-			k = res.steps;
-	}
-	r->ops->destroy(r);
-	return k;
+	return pr_pct_calibrate(prog, &ropts, seed);
 }
 
 static struct pr_strategy *make_strategy(const char *name, int depth,

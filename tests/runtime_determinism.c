@@ -27,17 +27,7 @@ static struct pr_run_options ropts;
 
 static uint64_t calibrate_pct(const struct pr_program *prog, uint64_t seed)
 {
-	struct pr_strategy *r = pr_random_create();
-	struct pr_run_result res;
-	uint64_t k = 1;
-
-	for (uint64_t i = 0; i < 4; i++) {
-		pr_run_once(prog, r, &ropts, seed, UINT64_MAX - i, NULL, &res);
-		if (res.steps > k)
-			k = res.steps;
-	}
-	r->ops->destroy(r);
-	return k;
+	return pr_pct_calibrate(prog, &ropts, seed);
 }
 
 /* Run @run of @seed and render its trace as explore's save_trace would. */

@@ -22,6 +22,7 @@
  * what PCT's analysis charges for a change point.
  */
 #include "runtime/context.h"
+#include "runtime/run.h"
 #include "runtime/rng.h"
 #include "strategy/strategy.h"
 
@@ -170,4 +171,28 @@ struct pr_strategy *pr_pct_create(const struct pr_strategy_params *params)
 	p->depth = params->pct_depth;
 	p->k = params->pct_steps;
 	return &p->base;
+}
+
+/*
+ * PCT needs the run length k.  Measure it the same way everywhere: the
+ * longest of a few random runs reserved for calibration (run indexes
+ * counted down from the top, never explored), so k depends on the program
+ * and the seed alone, not on which runs a process explores.
+ */
+uint64_t pr_pct_calibrate(const struct pr_program *prog,
+			  const struct pr_run_options *opts, uint64_t seed)
+{
+	struct pr_strategy *r = pr_random_create();
+	struct pr_run_result res;
+	uint64_t k = 1;
+
+	if (!r)
+		return 100;
+	for (uint64_t i = 0; i < 4; i++) {
+		pr_run_once(prog, r, opts, seed, UINT64_MAX - i, NULL, &res);
+		if (res.steps > k)
+			k = res.steps;
+	}
+	r->ops->destroy(r);
+	return k;
 }

@@ -108,6 +108,12 @@ void pr_replay_single_step(struct pr_strategy *s);
 struct pr_segment;
 struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n);
 
+struct pr_program;
+struct pr_run_options;
+/* PCT's k for @prog: the longest of four reserved random runs of @seed. */
+uint64_t pr_pct_calibrate(const struct pr_program *prog,
+			  const struct pr_run_options *opts, uint64_t seed);
+
 /* By name ("random", "pct"); NULL for an unknown name. */
 struct pr_strategy *pr_strategy_create(const char *name,
 				       const struct pr_strategy_params *p);
