@@ -224,7 +224,7 @@ static void parse_init_stmt(struct parser *p)
 		if (s->nnames >= SCN_MAX_NAMES)
 			scn_fail_at(p, t.line, t.col, "too many names (at most %d)",
 				    SCN_MAX_NAMES);
-		snprintf(s->names[s->nnames], SCN_NAME_LEN, "%s", t.text);
+		snprintf(s->names[s->nnames], SCN_NAME_LEN, "%.*s", SCN_NAME_LEN - 1, t.text);
 		in->name = s->nnames++;
 		scn_advance(p);
 		t = p->tok;

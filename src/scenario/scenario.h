@@ -188,7 +188,7 @@ struct scn_outcome {
 
 /* Exploration defaults: each set only if the file names it. */
 struct scn_explore {
-	char strategy[16];		/* "" : not set */
+	char strategy[SCN_NAME_LEN];		/* "" : not set */
 	uint64_t runs, seed, max_steps, pct_steps;	/* 0: not set */
 	int depth;			/* 0: not set */
 	int has_seed;
@@ -203,7 +203,7 @@ struct scenario {
 	int nr_cpus;
 	unsigned long nr_pages;
 	int clean;			/* run model_finish (default 1) */
-	char expect[32];		/* verdict kind expected; "" : none */
+	char expect[SCN_NAME_LEN];		/* verdict kind expected; "" : none */
 	int expect_pass;		/* "expect pass" */
 	struct scn_explore explore;
 
