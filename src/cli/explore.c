@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "cli/cli.h"
+#include "cli/explore.h"
 #include "report/verdict.h"
 #include "model/variant.h"
 #include "scenario/scenario.h"
@@ -23,18 +24,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-struct explore_opts {
-	const char *strategy;
-	struct pr_strategy_params params;
-	struct pr_run_options run;
-	uint64_t seed, runs, first_run;
-	double time_budget;	/* seconds; 0: none */
-	int keep_going, json, quiet;
-	const char *output;	/* trace path for the first failure */
-	const char *trace_dir;
-	unsigned set;		/* SET_*: given on the command line */
-};
 
 /* What the command line set overrides a scenario's defaults. */
 enum { SET_STRATEGY = 1, SET_RUNS = 2, SET_SEED = 4, SET_DEPTH = 8,
@@ -64,9 +53,13 @@ static void explore_usage(FILE *f)
 "  -K, --knob NAME       plant a known bug back (repeatable; see doc/variants.md)\n"
 "      --radix-shift N   RADIX_TREE_MAP_SHIFT of the model's trees: 1-3 (default 2)\n"
 "  -k, --keep-going      do not stop at the first failure\n"
+"  -j, --jobs N          fork N worker processes (default 1); the same output\n"
+"      --shard I/N       explore only slice I (0 to N-1) of the runs, for\n"
+"                        spreading one exploration over machines ('merge')\n"
 "  -o, --output FILE     write the first failing trace to FILE\n"
 "      --trace-dir DIR   where failing traces go (default traces/)\n"
 "      --json            print a machine-readable summary on stdout\n"
+"      --no-timing       leave timing (runs/s, elapsed_s) out of the summary\n"
 "  -q, --quiet           no progress line\n"
 "  -h, --help            this text\n"
 "\n"
@@ -75,7 +68,7 @@ static void explore_usage(FILE *f)
 }
 
 enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
-       OPT_TRACE_DIR, OPT_RADIX_SHIFT };
+       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING };
 
 static const struct option long_opts[] = {
 	{ "strategy", required_argument, NULL, 's' },
@@ -93,6 +86,9 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "trace-dir", required_argument, NULL, OPT_TRACE_DIR },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "no-timing", no_argument, NULL, OPT_NO_TIMING },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -102,6 +98,28 @@ static int bad_number(const char *opt, const char *arg)
 {
 	fprintf(stderr, "%s explore: error: %s needs a whole number, not '%s'\n",
 		pr_argv0, opt, arg);
+	return -1;
+}
+
+/* "I/N": slice I of N, 0 <= I < N. */
+static int parse_shard(const char *arg, struct explore_opts *o)
+{
+	const char *slash = strchr(arg, '/');
+	uint64_t i, n;
+	char buf[32];
+
+	if (slash && (size_t)(slash - arg) < sizeof(buf)) {
+		memcpy(buf, arg, (size_t)(slash - arg));
+		buf[slash - arg] = '\0';
+		if (!parse_u64(buf, &i) && !parse_u64(slash + 1, &n) &&
+		    n >= 1 && n <= 1000000 && i < n) {
+			o->shard = (unsigned)i;
+			o->shards = (unsigned)n;
+			return 0;
+		}
+	}
+	fprintf(stderr, "%s explore: error: --shard needs I/N with 0 <= I < N, not '%s'\n",
+		pr_argv0, arg);
 	return -1;
 }
 
@@ -116,11 +134,12 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 	o->params.pct_depth = 3;
 	o->seed = 1;
 	o->runs = 10000;
+	o->jobs = 1;
 	o->trace_dir = "traces";
 	pr_run_options_default(&o->run);
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qhp:K:", long_opts,
+	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qhp:K:j:", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -217,6 +236,21 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 		case OPT_JSON:
 			o->json = 1;
 			break;
+		case OPT_NO_TIMING:
+			o->no_timing = 1;
+			break;
+		case 'j':
+			if (parse_u64(optarg, &v) || v < 1 || v > 256) {
+				fprintf(stderr, "%s explore: error: --jobs needs a number from 1 to 256, not '%s'\n",
+					pr_argv0, optarg);
+				return -1;
+			}
+			o->jobs = (unsigned)v;
+			break;
+		case OPT_SHARD:
+			if (parse_shard(optarg, o))
+				return -1;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -237,6 +271,11 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 		fprintf(stderr, "%s explore: error: %s\n", pr_argv0,
 			optind >= argc ? "which program? (see 'pagerace list')"
 				       : "exactly one program, please");
+		return -1;
+	}
+	if (o->shards && o->time_budget > 0) {
+		fprintf(stderr, "%s explore: error: --shard needs a number of runs, not --time\n",
+			pr_argv0);
 		return -1;
 	}
 	if (strcmp(o->strategy, "random") && strcmp(o->strategy, "pct")) {
@@ -391,148 +430,182 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 	return 0;
 }
 
-static void progress(const struct target *tg, uint64_t done, uint64_t failures,
-		     double elapsed)
+void explore_progress(struct explore_state *st)
 {
+	double elapsed;
+
+	if (!st->tty)
+		return;
+	elapsed = now() - st->t0;
+	if (elapsed - st->last_progress < 0.25)
+		return;
+	st->last_progress = elapsed;
 	fprintf(stderr, "\r%s: %llu runs, %.0f runs/s, %llu failures, %.1fs   ",
-		tg->name, (unsigned long long)done,
-		elapsed > 0 ? done / elapsed : 0.0,
-		(unsigned long long)failures, elapsed);
+		st->tg.name, (unsigned long long)st->done,
+		elapsed > 0 ? st->done / elapsed : 0.0,
+		(unsigned long long)st->failures, elapsed);
 }
 
-static void json_string(const char *s)
+int explore_failure(struct explore_state *st, uint64_t run,
+		    const struct pr_run_result *res, struct pr_schedule *rec)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char path[4096] = "";
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+	st->failures++;
+	if (save_trace(&st->tg, &st->o, run, res, rec, path, sizeof(path)))
+		return -1;
+	if (st->tty)
+		fputc('\n', stderr);
+	if (!st->o.json) {
+		printf("%s: FAILED at run %llu (seed %llu, strategy %s)\n",
+		       st->tg.name, (unsigned long long)run,
+		       (unsigned long long)st->o.seed, st->o.strategy);
+		pr_report_verdict(stdout, res, rec->n);
+		printf("  trace:    %s\n  replay:   %s replay %s\n",
+		       path, pr_argv0, path);
 	}
-	putchar('"');
+	if (st->failures == 1) {
+		st->first = *res;
+		st->first_run = run;
+		snprintf(st->first_path, sizeof(st->first_path), "%s", path);
+	}
+	return 0;
+}
+
+/* Explore [st->lo, st->lo + st->len) in this process. */
+static int explore_here(struct explore_state *st)
+{
+	struct pr_schedule rec;
+	struct pr_run_result res;
+	int rc = EXIT_NOFAIL;
+
+	pr_schedule_init(&rec);
+	for (uint64_t run = st->lo; ; run++) {
+		if (st->o.time_budget > 0) {
+			if ((st->done & 255) == 0 &&
+			    now() - st->t0 >= st->o.time_budget)
+				break;
+		} else if (st->done == st->len) {
+			break;
+		}
+		if (pr_run_once(st->tg.prog, st->strat, &st->o.run, st->o.seed,
+				run, &rec, &res)) {
+			st->done++;
+			if (explore_failure(st, run, &res, &rec)) {
+				rc = EXIT_BADINPUT;
+				break;
+			}
+			rc = EXIT_FOUND;
+			if (!st->o.keep_going)
+				break;
+			continue;
+		}
+		st->done++;
+		if ((st->done & 1023) == 0)
+			explore_progress(st);
+	}
+	pr_schedule_free(&rec);
+	return rc;
+}
+
+static void print_summary(struct explore_state *st, double elapsed)
+{
+	const struct explore_opts *o = &st->o;
+
+	if (o->json) {
+		struct explore_summary s;
+
+		memset(&s, 0, sizeof(s));
+		s.program = st->tg.name;
+		s.strategy = o->strategy;
+		s.seed = o->seed;
+		s.first_run = o->first_run;
+		s.runs = st->done;
+		s.failures = st->failures;
+		s.elapsed = elapsed;
+		s.timing = !o->no_timing;
+		s.keep_going = o->keep_going;
+		s.pct = !strcmp(o->strategy, "pct");
+		s.pct_depth = o->params.pct_depth;
+		s.pct_steps = o->params.pct_steps;
+		s.sharded = o->shards != 0;
+		s.shard = o->shard;
+		s.shards = o->shards;
+		s.slice_first = st->lo;
+		s.slice_runs = st->len;
+		s.has_first = st->failures != 0;
+		s.ff_run = st->first_run;
+		s.ff_step = st->first.verdict.step;
+		s.ff_kind = st->first.verdict.kind;
+		s.ff_message = st->first.verdict.msg;
+		s.ff_trace = st->first_path;
+		explore_summary_print(stdout, &s);
+		return;
+	}
+	printf("%s: %llu runs, %llu failures (strategy %s, seed %llu",
+	       st->tg.name, (unsigned long long)st->done,
+	       (unsigned long long)st->failures, o->strategy,
+	       (unsigned long long)o->seed);
+	if (!strcmp(o->strategy, "pct"))
+		printf(", depth %d, k %llu", o->params.pct_depth,
+		       (unsigned long long)o->params.pct_steps);
+	if (o->shards)
+		printf(", shard %u/%u", o->shard, o->shards);
+	if (o->no_timing)
+		printf(")\n");
+	else
+		printf("), %.0f runs/s\n",
+		       elapsed > 0 ? st->done / elapsed : 0.0);
+	if (st->tg.scn)
+		print_outcomes(st->tg.scn);
 }
 
 int cmd_explore(int argc, char **argv)
 {
-	struct explore_opts o;
-	struct target tg;
-	struct pr_strategy *strat;
-	struct pr_schedule rec;
-	struct pr_run_result res, first;
-	char path[4096] = "", first_path[4096] = "";
-	uint64_t run, done = 0, failures = 0, first_run = 0;
-	double t0, last_progress = 0, elapsed = 0;
-	int tty, rc = EXIT_NOFAIL;
+	struct explore_state st;
+	struct explore_opts *o = &st.o;
+	double elapsed;
+	int rc;
 
-	if (parse_opts(argc, argv, &o))
+	memset(&st, 0, sizeof(st));
+	if (parse_opts(argc, argv, o))
 		return EXIT_BADINPUT;
-	if (target_resolve(argv[optind], &tg))
+	if (target_resolve(argv[optind], &st.tg))
 		return EXIT_BADINPUT;
-	if (tg.scn)
-		apply_scenario(&o, &tg);
-	if (!strcmp(o.strategy, "pct") && o.params.pct_steps == 0)
-		o.params.pct_steps = calibrate_pct(&tg, &o);
-	strat = pr_strategy_create(o.strategy, &o.params);
-	if (!strat) {
+	if (st.tg.scn)
+		apply_scenario(o, &st.tg);
+	if (!strcmp(o->strategy, "pct") && o->params.pct_steps == 0) {
+		o->params.pct_steps = calibrate_pct(&st.tg, o);
+		if (st.tg.scn)	/* the calibration runs are not explored */
+			scenario_reset_stats(st.tg.scn);
+	}
+	st.strat = pr_strategy_create(o->strategy, &o->params);
+	if (!st.strat) {
 		fprintf(stderr, "%s explore: error: cannot create strategy %s\n",
-			pr_argv0, o.strategy);
+			pr_argv0, o->strategy);
+		target_release(&st.tg);
 		return EXIT_BADINPUT;
 	}
-	tty = !o.quiet && !o.json && isatty(STDERR_FILENO);
-	pr_schedule_init(&rec);
-	memset(&first, 0, sizeof(first));
-	t0 = now();
-	for (run = o.first_run; ; run++) {
-		if (o.time_budget > 0) {
-			if ((done & 255) == 0 && (elapsed = now() - t0) >= o.time_budget)
-				break;
-		} else if (done == o.runs) {
-			break;
-		}
-		if (pr_run_once(tg.prog, strat, &o.run, o.seed, run, &rec, &res)) {
-			failures++;
-			path[0] = '\0';
-			if (save_trace(&tg, &o, run, &res, &rec, path, sizeof(path))) {
-				rc = EXIT_BADINPUT;
-				done++;
-				break;
-			}
-			if (tty)
-				fputc('\n', stderr);
-			if (!o.json) {
-				printf("%s: FAILED at run %llu (seed %llu, strategy %s)\n",
-				       tg.name, (unsigned long long)run,
-				       (unsigned long long)o.seed, o.strategy);
-				pr_report_verdict(stdout, &res, rec.n);
-				printf("  trace:    %s\n  replay:   %s replay %s\n",
-				       path, pr_argv0, path);
-			}
-			if (failures == 1) {
-				first = res;
-				first_run = run;
-				snprintf(first_path, sizeof(first_path), "%s", path);
-			}
-			rc = EXIT_FOUND;
-			done++;
-			if (!o.keep_going)
-				break;
-			continue;
-		}
-		done++;
-		if (tty && (done & 1023) == 0) {
-			elapsed = now() - t0;
-			if (elapsed - last_progress >= 0.25) {
-				progress(&tg, done, failures, elapsed);
-				last_progress = elapsed;
-			}
-		}
+	/* Slice I of N: runs * I / N up to runs * (I + 1) / N, exactly. */
+	st.lo = o->first_run;
+	st.len = o->runs;
+	if (o->shards) {
+		uint64_t base = o->runs / o->shards, rem = o->runs % o->shards;
+
+		st.lo += base * o->shard + (o->shard < rem ? o->shard : rem);
+		st.len = base + (o->shard < rem);
 	}
-	elapsed = now() - t0;
-	if (tty)
+	st.tty = !o->quiet && !o->json && isatty(STDERR_FILENO);
+	st.t0 = now();
+	if (o->jobs > 1)
+		rc = explore_jobs(&st);
+	else
+		rc = explore_here(&st);
+	elapsed = now() - st.t0;
+	if (st.tty)
 		fputc('\n', stderr);
-	if (o.json) {
-		printf("{\"program\":");
-		json_string(tg.name);
-		printf(",\"strategy\":\"%s\",\"seed\":%llu,\"first_run\":%llu,"
-		       "\"runs\":%llu,\"failures\":%llu,\"elapsed_s\":%.3f",
-		       o.strategy, (unsigned long long)o.seed,
-		       (unsigned long long)o.first_run,
-		       (unsigned long long)done, (unsigned long long)failures,
-		       elapsed);
-		if (!strcmp(o.strategy, "pct"))
-			printf(",\"pct_depth\":%d,\"pct_steps\":%llu",
-			       o.params.pct_depth,
-			       (unsigned long long)o.params.pct_steps);
-		if (failures) {
-			printf(",\"first_failure\":{\"run\":%llu,\"kind\":",
-			       (unsigned long long)first_run);
-			json_string(first.verdict.kind);
-			printf(",\"step\":%llu,\"message\":",
-			       (unsigned long long)first.verdict.step);
-			json_string(first.verdict.msg);
-			printf(",\"trace\":");
-			json_string(first_path);
-			printf("}");
-		}
-		printf("}\n");
-	} else {
-		printf("%s: %llu runs, %llu failures (strategy %s, seed %llu",
-		       tg.name, (unsigned long long)done,
-		       (unsigned long long)failures, o.strategy,
-		       (unsigned long long)o.seed);
-		if (!strcmp(o.strategy, "pct"))
-			printf(", depth %d, k %llu", o.params.pct_depth,
-			       (unsigned long long)o.params.pct_steps);
-		printf("), %.0f runs/s\n", elapsed > 0 ? done / elapsed : 0.0);
-		if (tg.scn)
-			print_outcomes(tg.scn);
-	}
-	pr_schedule_free(&rec);
-	strat->ops->destroy(strat);
-	target_release(&tg);
+	print_summary(&st, elapsed);
+	st.strat->ops->destroy(st.strat);
+	target_release(&st.tg);
 	return rc;
 }

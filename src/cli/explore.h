@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * explore.h - what explore.c shares with jobs.c (parallel workers) and
+ * merge.c (summaries of shards).
+ *
+ * An exploration covers runs [first, first + runs) of one seed.  However
+ * they are split -- one process, --jobs workers, --shard slices -- the
+ * failures are reported in run order by explore_failure(), and the summary
+ * is printed by explore_summary_print(), so the output is the same.
+ */
+#ifndef PAGERACE_CLI_EXPLORE_H
+#define PAGERACE_CLI_EXPLORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "cli/cli.h"
+#include "runtime/run.h"
+
+struct explore_opts {
+	const char *strategy;
+	struct pr_strategy_params params;
+	struct pr_run_options run;
+	uint64_t seed, runs, first_run;
+	double time_budget;	/* seconds; 0: none */
+	int keep_going, json, quiet, no_timing;
+	unsigned jobs;		/* worker processes; 1: this one */
+	unsigned shard, shards;	/* --shard I/N; shards 0: none */
+	const char *output;	/* trace path for the first failure */
+	const char *trace_dir;
+	unsigned set;		/* SET_*: given on the command line */
+};
+
+/* An exploration under way: its options, target, strategy and counts. */
+struct explore_state {
+	struct explore_opts o;
+	struct target tg;
+	struct pr_strategy *strat;
+	uint64_t lo, len;	/* the runs explored: [lo, lo + len) */
+	uint64_t done, failures, first_run;
+	struct pr_run_result first;
+	char first_path[4096];
+	int tty;
+	double t0, last_progress;
+};
+
+/*
+ * Run @run failed with @res and schedule @rec: save its trace and print
+ * it (unless --json).  Returns 0, or -1 if the trace could not be saved
+ * (said on stderr).  Counts the failure.
+ */
+int explore_failure(struct explore_state *st, uint64_t run,
+		    const struct pr_run_result *res, struct pr_schedule *rec);
+/* The progress line on a terminal (rate-limited). */
+void explore_progress(struct explore_state *st);
+
+/* jobs.c: explore [st->lo, st->lo + st->len) with st->o.jobs workers. */
+int explore_jobs(struct explore_state *st);
+
+/* A summary, as `explore --json` prints it and `merge` reads it. */
+struct explore_summary {
+	const char *program, *strategy;
+	uint64_t seed, first_run, runs, failures;
+	double elapsed;
+	int timing;		/* print elapsed_s */
+	int keep_going;
+	int pct;		/* print pct_depth, pct_steps */
+	int pct_depth;
+	uint64_t pct_steps;
+	int sharded;		/* print shard, shards, slice_first, slice_runs */
+	uint64_t shard, shards, slice_first, slice_runs;
+	int has_first;
+	uint64_t ff_run, ff_step;
+	const char *ff_kind, *ff_message, *ff_trace;
+};
+
+/* merge.c: one JSON object on one line. */
+void explore_summary_print(FILE *f, const struct explore_summary *s);
+
+#endif /* PAGERACE_CLI_EXPLORE_H */
