@@ -286,31 +286,6 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 	return 0;
 }
 
-/*
- * PCT needs the run length k.  Measure it the same way every time: the
- * longest of a few random runs reserved for calibration (run indexes
- * counted down from the top, never explored), so k depends on the seed
- * alone and not on which runs this process explores.
- */
-static uint64_t calibrate_pct(const struct target *tg,
-			      const struct explore_opts *o)
-{
-	struct pr_strategy *r = pr_random_create();
-	struct pr_run_result res;
-	uint64_t k = 1;
-
-	if (!r)
-		return 100;
-	for (uint64_t i = 0; i < 4; i++) {
-		pr_run_once(tg->prog, r, &o->run, o->seed, UINT64_MAX - i, NULL,
-			    &res);
-		if (res.steps > k)
-			k = res.steps;
-	}
-	r->ops->destroy(r);
-	return k;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -329,7 +304,7 @@ static void variant_to_options(struct pr_trace *t)
 	for (unsigned i = 0; i < variant_nr_knobs(); i++) {
 		enum pr_knob k = variant_knob_at(i);
 
-		if (knob(k) && off < sizeof(knobs))
+		if ((variant.knobs & k) && off < sizeof(knobs))
 			off += (size_t)snprintf(knobs + off, sizeof(knobs) - off,
 						"%s%s", off ? "," : "",
 						variant_knob_name(k));
@@ -575,7 +550,8 @@ int cmd_explore(int argc, char **argv)
 	if (st.tg.scn)
 		apply_scenario(o, &st.tg);
 	if (!strcmp(o->strategy, "pct") && o->params.pct_steps == 0) {
-		o->params.pct_steps = calibrate_pct(&st.tg, o);
+		o->params.pct_steps = pr_pct_calibrate(st.tg.prog, &o->run,
+						       o->seed);
 		if (st.tg.scn)	/* the calibration runs are not explored */
 			scenario_reset_stats(st.tg.scn);
 	}
