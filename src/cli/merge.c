@@ -49,7 +49,7 @@ void explore_summary_print(FILE *f, const struct explore_summary *s)
 		(unsigned long long)s->seed, (unsigned long long)s->first_run,
 		(unsigned long long)s->runs, (unsigned long long)s->failures);
 	if (s->timing)
-		fprintf(f, ",\"elapsed_s\":%.3f", s->elapsed);
+		fprintf(f, ",\"elapsed_s\":%.6f", s->elapsed);
 	fprintf(f, ",\"keep_going\":%s", s->keep_going ? "true" : "false");
 	if (s->sharded)
 		fprintf(f, ",\"shard\":%llu,\"shards\":%llu,\"slice_first\":%llu,\"slice_runs\":%llu",
