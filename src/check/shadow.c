@@ -3,6 +3,7 @@
  * shadow.c - shadow state and detectors for lookups, held references and
  * page-lock ownership.
  */
+#include "runtime/tsan.h"
 #include "check/shadow.h"
 #include "model/mapping.h"
 #include "runtime/context.h"
@@ -35,7 +36,7 @@ struct page_shadow {
 static struct page_shadow *shadow;
 static unsigned long nr_shadow;
 
-static struct page_shadow *ps(const struct page *page)
+PR_NO_TSAN static struct page_shadow *ps(const struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page);
 
@@ -46,7 +47,7 @@ static struct page_shadow *ps(const struct page *page)
 	return &shadow[pfn];
 }
 
-void shadow_reset(void)
+PR_NO_TSAN void shadow_reset(void)
 {
 	static struct page_shadow *store;
 	static unsigned long cap;
@@ -65,14 +66,14 @@ void shadow_reset(void)
 	memset(cpu_lookup, 0, sizeof(cpu_lookup));
 }
 
-static int self_slot(void)
+PR_NO_TSAN static int self_slot(void)
 {
 	int self = pr_self();
 
 	return self < 0 ? 0 : self;
 }
 
-void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
+PR_NO_TSAN static void shadow_lookup_begin_locked(struct address_space *mapping, unsigned long index,
 			 const char *fn)
 {
 	int c = self_slot();
@@ -87,7 +88,7 @@ void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
 	cpu_lookup[c].depth++;
 }
 
-void shadow_lookup_end(void)
+PR_NO_TSAN static void shadow_lookup_end_locked(void)
 {
 	int c = self_slot();
 
@@ -95,7 +96,7 @@ void shadow_lookup_end(void)
 		cpu_lookup[c].depth--;
 }
 
-static struct lookup_key *current_key(void)
+PR_NO_TSAN static struct lookup_key *current_key(void)
 {
 	int c = self_slot();
 	int d = cpu_lookup[c].depth;
@@ -106,7 +107,7 @@ static struct lookup_key *current_key(void)
 }
 
 
-static const char *mapping_name(const struct address_space *m, char *buf,
+PR_NO_TSAN static const char *mapping_name(const struct address_space *m, char *buf,
 				size_t len)
 {
 	if (!m)
@@ -118,7 +119,7 @@ static const char *mapping_name(const struct address_space *m, char *buf,
 	return buf;
 }
 
-void shadow_lookup_found(struct page *page)
+PR_NO_TSAN static void shadow_lookup_found_locked(struct page *page)
 {
 	struct lookup_key *k = current_key();
 	unsigned long flags = page_peek_flags(page);
@@ -126,6 +127,16 @@ void shadow_lookup_found(struct page *page)
 
 	if (!k)
 		return;
+	if (pr_stress_mode()) {
+		/*
+		 * Free-running, the page may be truncated between the lookup's
+		 * recheck and this check, legitimately: the check needs the
+		 * scheduler's step atomicity.  Holds are still tracked.
+		 */
+		if (cpu_lookup[self_slot()].track_holds)
+			shadow_hold(page);
+		return;
+	}
 	mapping_name(k->mapping, want, sizeof(want));
 	if (flags & (1UL << PG_free))
 		pr_fail("bad-lookup", page,
@@ -151,12 +162,12 @@ void shadow_lookup_found(struct page *page)
 		shadow_hold(page);
 }
 
-void shadow_track_holds(int on)
+PR_NO_TSAN static void shadow_track_holds_locked(int on)
 {
 	cpu_lookup[self_slot()].track_holds = on;
 }
 
-void shadow_hold(struct page *page)
+PR_NO_TSAN static void shadow_hold_locked(struct page *page)
 {
 	struct page_shadow *s = ps(page);
 
@@ -166,7 +177,7 @@ void shadow_hold(struct page *page)
 	}
 }
 
-void shadow_unhold(struct page *page)
+PR_NO_TSAN static void shadow_unhold_locked(struct page *page)
 {
 	struct page_shadow *s = ps(page);
 
@@ -174,14 +185,14 @@ void shadow_unhold(struct page *page)
 		s->holders--;
 }
 
-int shadow_holders(const struct page *page)
+PR_NO_TSAN static int shadow_holders_locked(const struct page *page)
 {
 	struct page_shadow *s = ps(page);
 
 	return s ? s->holders : 0;
 }
 
-void shadow_reclaim(struct page *page, const char *fn)
+PR_NO_TSAN static void shadow_reclaim_locked(struct page *page, const char *fn)
 {
 	struct page_shadow *s = ps(page);
 
@@ -191,7 +202,7 @@ void shadow_reclaim(struct page *page, const char *fn)
 			fn, pr_ctx_name(s->holder_ctx));
 }
 
-void shadow_page_locked(struct page *page, const char *fn)
+PR_NO_TSAN static void shadow_page_locked_locked(struct page *page, const char *fn)
 {
 	struct page_shadow *s = ps(page);
 
@@ -206,7 +217,7 @@ void shadow_page_locked(struct page *page, const char *fn)
 	s->lock_fn = fn;
 }
 
-void shadow_page_unlocked(struct page *page, const char *fn)
+PR_NO_TSAN static void shadow_page_unlocked_locked(struct page *page, const char *fn)
 {
 	struct page_shadow *s = ps(page);
 
@@ -215,4 +226,82 @@ void shadow_page_unlocked(struct page *page, const char *fn)
 	if (!s->lock_owner)
 		pr_fail("bad-unlock", page, "%s unlocked a page nobody had locked", fn);
 	s->lock_owner = 0;
+}
+
+/*
+ * The hooks: the shadow is shared by every CPU, so in stress mode each
+ * hook runs under the harness lock (no-op in deterministic runs).
+ */
+PR_NO_TSAN void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
+			 const char *fn)
+{
+	pr_harness_lock();
+	shadow_lookup_begin_locked(mapping, index, fn);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_lookup_end(void)
+{
+	pr_harness_lock();
+	shadow_lookup_end_locked();
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_lookup_found(struct page *page)
+{
+	pr_harness_lock();
+	shadow_lookup_found_locked(page);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_track_holds(int on)
+{
+	pr_harness_lock();
+	shadow_track_holds_locked(on);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_hold(struct page *page)
+{
+	pr_harness_lock();
+	shadow_hold_locked(page);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_unhold(struct page *page)
+{
+	pr_harness_lock();
+	shadow_unhold_locked(page);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN int shadow_holders(const struct page *page)
+{
+	int r;
+
+	pr_harness_lock();
+	r = shadow_holders_locked(page);
+	pr_harness_unlock();
+	return r;
+}
+
+PR_NO_TSAN void shadow_reclaim(struct page *page, const char *fn)
+{
+	pr_harness_lock();
+	shadow_reclaim_locked(page, fn);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_page_locked(struct page *page, const char *fn)
+{
+	pr_harness_lock();
+	shadow_page_locked_locked(page, fn);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_page_unlocked(struct page *page, const char *fn)
+{
+	pr_harness_lock();
+	shadow_page_unlocked_locked(page, fn);
+	pr_harness_unlock();
 }

@@ -23,6 +23,7 @@ int cmd_minimize(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_stress(int argc, char **argv);
 
 /*
  * What a command runs: a built-in program, or a scenario file (then @scn

@@ -27,6 +27,7 @@ static const struct command {
 	{ "minimize", cmd_minimize, "shrink a failing trace: fewest preemptions, then steps" },
 	{ "check", cmd_check, "validate scenario files without running them" },
 	{ "ops", cmd_ops, "list the operations scenario bodies may call" },
+	{ "stress", cmd_stress, "run the CPUs as real threads, repeatedly: outcome histogram" },
 	{ "merge", cmd_merge, "combine the --json summaries of explore --shard I/N" },
 };
 

@@ -35,6 +35,35 @@
 		__atomic_store_n(__wo_p, __wo_v, __ATOMIC_RELAXED);	\
 	} while (0)
 
+/*
+ * STORE_RELEASE(x, v): the kernel's publication idiom "smp_wmb(); x = v"
+ * (or rcu_assign_pointer).  The same yield point as STORE (kind store, so
+ * traces do not change), performed as a C11 release store: what the
+ * barrier guarantees a reader that loads @x with rcu_dereference, and the
+ * only form ThreadSanitizer understands (it does not model fences).
+ */
+#define STORE_RELEASE(x, v) do {					\
+		__typeof__(&(x)) __sr_p = &(x);				\
+		__typeof__(x) __sr_v = (v);				\
+		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __sr_p, sizeof(*__sr_p));	\
+		kasan_check(__sr_p, sizeof(*__sr_p), 1);		\
+		__atomic_store_n(__sr_p, __sr_v, __ATOMIC_RELEASE);	\
+	} while (0)
+
+/*
+ * LOAD_DEP(x): a lockless load of a pointer the code then dereferences,
+ * where the kernel relies on address-dependency ordering (seed 004's
+ * "page = *pagep"; rcu_dereference in later kernels).  The same yield
+ * point as LOAD, performed as a C11 acquire load: the ordering the
+ * dependency gives on every architecture the seeds ran on but Alpha, in
+ * the form ThreadSanitizer understands.
+ */
+#define LOAD_DEP(x) ({							\
+		__typeof__(&(x)) __ldd_p = &(x);			\
+		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ldd_p, sizeof(*__ldd_p));	\
+		kasan_check(__ldd_p, sizeof(*__ldd_p), 0);		\
+		__atomic_load_n(__ldd_p, __ATOMIC_ACQUIRE); })
+
 #define LOAD(x) ({							\
 		__typeof__(&(x)) __ld_p = &(x);				\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ld_p, sizeof(*__ld_p));	\

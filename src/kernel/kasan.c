@@ -5,7 +5,13 @@
  * Nothing here is a yield point: the shadow is the harness's view of the
  * model, not model memory, and it changes only together with the accesses
  * (alloc, free, call_rcu) that define it.
+ *
+ * In stress mode CPUs are threads and check shadow bytes others update:
+ * the bytes and RCU stamps are read and written as relaxed atomics (plain
+ * moves on x86-64, so nothing changes for deterministic runs) and the
+ * whole file is PR_NO_TSAN: the shadow is the harness's, not the model's.
  */
+#include "runtime/tsan.h"
 #include "kernel/kasan.h"
 #include "kernel/rcu.h"
 #include "runtime/context.h"
@@ -31,7 +37,7 @@ static uint64_t rcu_stamp[KASAN_MAX_OBJECTS];	/* call_rcu time */
 uintptr_t kasan_lo;
 uintptr_t kasan_span;	/* 0: no pools, the fast path never matches */
 
-static void recompute_span(void)
+PR_NO_TSAN static void recompute_span(void)
 {
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
 
@@ -49,7 +55,7 @@ static void recompute_span(void)
 	kasan_span = hi > lo ? hi - lo : 0;
 }
 
-int kasan_register_pool(const void *base, size_t size, unsigned int count,
+PR_NO_TSAN int kasan_register_pool(const void *base, size_t size, unsigned int count,
 			const char *prefix, enum kasan_state initial)
 {
 	struct kasan_pool *p = NULL;
@@ -87,7 +93,7 @@ int kasan_register_pool(const void *base, size_t size, unsigned int count,
 }
 
 /* The shadow bytes are not reclaimed: pools live for the process. */
-void kasan_unregister_pool(int pool)
+PR_NO_TSAN void kasan_unregister_pool(int pool)
 {
 	if (pool < 0 || pool >= KASAN_MAX_POOLS)
 		return;
@@ -96,7 +102,7 @@ void kasan_unregister_pool(int pool)
 	recompute_span();
 }
 
-void kasan_reset(void)
+PR_NO_TSAN void kasan_reset(void)
 {
 	for (int i = 0; i < KASAN_MAX_POOLS; i++) {
 		struct kasan_pool *p = &pools[i];
@@ -109,7 +115,7 @@ void kasan_reset(void)
 	}
 }
 
-int kasan_find(const void *addr, int *pool, unsigned int *index,
+PR_NO_TSAN int kasan_find(const void *addr, int *pool, unsigned int *index,
 	       size_t *offset)
 {
 	uintptr_t a = (uintptr_t)addr;
@@ -127,22 +133,24 @@ int kasan_find(const void *addr, int *pool, unsigned int *index,
 	return 0;
 }
 
-enum kasan_state kasan_get(int pool, unsigned int index)
+PR_NO_TSAN enum kasan_state kasan_get(int pool, unsigned int index)
 {
-	return (enum kasan_state)shadow[pools[pool].first + index];
+	return (enum kasan_state)__atomic_load_n(&shadow[pools[pool].first + index],
+						 __ATOMIC_RELAXED);
 }
 
-void kasan_set(int pool, unsigned int index, enum kasan_state s)
+PR_NO_TSAN void kasan_set(int pool, unsigned int index, enum kasan_state s)
 {
-	shadow[pools[pool].first + index] = (unsigned char)s;
+	__atomic_store_n(&shadow[pools[pool].first + index], (unsigned char)s,
+			 __ATOMIC_RELAXED);
 }
 
-void *kasan_object(int pool, unsigned int index)
+PR_NO_TSAN void *kasan_object(int pool, unsigned int index)
 {
 	return (void *)(pools[pool].base + pools[pool].size * index);
 }
 
-const char *kasan_state_name(enum kasan_state s)
+PR_NO_TSAN const char *kasan_state_name(enum kasan_state s)
 {
 	switch (s) {
 	case KASAN_FREE:	return "never allocated";
@@ -153,7 +161,7 @@ const char *kasan_state_name(enum kasan_state s)
 	return "?";
 }
 
-int kasan_obj_name(const void *addr, char *buf, unsigned int len)
+PR_NO_TSAN int kasan_obj_name(const void *addr, char *buf, unsigned int len)
 {
 	int pool;
 	unsigned int idx;
@@ -168,7 +176,7 @@ int kasan_obj_name(const void *addr, char *buf, unsigned int len)
 	return 1;
 }
 
-void kasan_check_slow(const volatile void *addr, size_t size, int is_write)
+PR_NO_TSAN void kasan_check_slow(const volatile void *addr, size_t size, int is_write)
 {
 	const char *what = is_write ? "write" : "read";
 	const struct kasan_pool *p;
@@ -190,7 +198,8 @@ void kasan_check_slow(const volatile void *addr, size_t size, int is_write)
 	if (s == KASAN_ALLOCATED)
 		return;
 	if (s == KASAN_RCU_PENDING && !is_write) {
-		why = rcu_reader_covers(rcu_stamp[p->first + idx]);
+		why = rcu_reader_covers(__atomic_load_n(&rcu_stamp[p->first + idx],
+							__ATOMIC_RELAXED));
 		if (why == RCU_COVERED)
 			return;
 		pr_fail("use-after-free", obj,
@@ -204,7 +213,7 @@ void kasan_check_slow(const volatile void *addr, size_t size, int is_write)
 		what, off, kasan_state_name(s));
 }
 
-void kasan_rcu_queued(const void *head, uint64_t stamp)
+PR_NO_TSAN void kasan_rcu_queued(const void *head, uint64_t stamp)
 {
 	int pool;
 	unsigned int idx;
@@ -223,10 +232,11 @@ void kasan_rcu_queued(const void *head, uint64_t stamp)
 		pr_fail("use-after-free", obj, "call_rcu on a %s object",
 			kasan_state_name(s));
 	kasan_set(pool, idx, KASAN_RCU_PENDING);
-	rcu_stamp[pools[pool].first + idx] = stamp;
+	__atomic_store_n(&rcu_stamp[pools[pool].first + idx], stamp,
+			 __ATOMIC_RELAXED);
 }
 
-void kasan_rcu_done(const void *head)
+PR_NO_TSAN void kasan_rcu_done(const void *head)
 {
 	int pool;
 	unsigned int idx;

@@ -2,6 +2,7 @@
 /*
  * slab.c - kmem_cache over a static arena, with shadow state (slab.h).
  */
+#include "runtime/tsan.h"
 #include "kernel/slab.h"
 #include "kernel/kasan.h"
 #include "runtime/context.h"
@@ -32,7 +33,7 @@ static unsigned char arena[KMEM_ARENA_SIZE] __attribute__((aligned(64)));
 static size_t arena_used;
 
 /* Constructed objects, as a fresh slab has them; else poison. */
-static void reset_one(struct kmem_cache *c)
+PR_NO_TSAN static void reset_one(struct kmem_cache *c)
 {
 	memset(c->mem, POISON_INUSE, c->size * c->capacity);
 	for (unsigned int i = 0; i < c->capacity; i++) {
@@ -47,7 +48,7 @@ static void reset_one(struct kmem_cache *c)
 	c->fresh = 0;
 }
 
-static kmem_cache_t *create(const char *name, size_t size,
+PR_NO_TSAN static kmem_cache_t *create(const char *name, size_t size,
 			    unsigned int capacity, kmem_ctor_t ctor,
 			    void (*ctor1)(void *obj))
 {
@@ -90,7 +91,7 @@ static kmem_cache_t *create(const char *name, size_t size,
 	return c;
 }
 
-kmem_cache_t *kmem_cache_create(const char *name, size_t size, size_t align,
+PR_NO_TSAN kmem_cache_t *kmem_cache_create(const char *name, size_t size, size_t align,
 				unsigned long flags, kmem_ctor_t ctor,
 				kmem_ctor_t dtor)
 {
@@ -100,7 +101,7 @@ kmem_cache_t *kmem_cache_create(const char *name, size_t size, size_t align,
 	return create(name, size, KMEM_CACHE_DEFAULT_CAPACITY, ctor, NULL);
 }
 
-kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
+PR_NO_TSAN kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
 					 unsigned int capacity,
 					 void (*ctor)(void *obj))
 {
@@ -112,7 +113,7 @@ kmem_cache_t *kmem_cache_create_capacity(const char *name, size_t size,
  * back, any other keeps its memory reserved (caches live for the process
  * in practice).
  */
-int kmem_cache_destroy(kmem_cache_t *c)
+PR_NO_TSAN int kmem_cache_destroy(kmem_cache_t *c)
 {
 	if (!c || !c->used)
 		return -1;
@@ -123,35 +124,46 @@ int kmem_cache_destroy(kmem_cache_t *c)
 	return 0;
 }
 
-void kmem_cache_reset_cache(kmem_cache_t *cachep)
+PR_NO_TSAN void kmem_cache_reset_cache(kmem_cache_t *cachep)
 {
 	for (int i = 0; i < KMEM_CACHE_MAX; i++)
 		if (caches[i].used && (!cachep || cachep == &caches[i]))
 			reset_one(&caches[i]);
 }
 
-void *kmem_cache_alloc(kmem_cache_t *c, unsigned int gfp)
+PR_NO_TSAN void *kmem_cache_alloc(kmem_cache_t *c, unsigned int gfp)
 {
 	unsigned int i;
 	void *obj;
 
 	(void)gfp;
+	pr_harness_lock();
 	if (c->fresh < c->capacity) {
 		i = c->fresh++;
 	} else {
 		for (i = 0; i < c->capacity; i++)
 			if (kasan_get(c->pool, i) == KASAN_FREED)
 				break;
-		if (i == c->capacity)
+		if (i == c->capacity) {
+			pr_harness_unlock();
 			return NULL;
+		}
 	}
 	kasan_set(c->pool, i, KASAN_ALLOCATED);
 	c->active++;
+	pr_harness_unlock();
 	obj = c->mem + c->size * i;
+	/*
+	 * ThreadSanitizer: the slab allocator's own locking orders a free
+	 * before the allocation that reuses the object (kmem_cache_free
+	 * releases it): the new owner's first writes do not race with the
+	 * last owner's accesses.
+	 */
+	pr_tsan_acquire(obj);
 	return obj;
 }
 
-void *kmem_cache_zalloc(kmem_cache_t *c, unsigned int gfp)
+PR_NO_TSAN void *kmem_cache_zalloc(kmem_cache_t *c, unsigned int gfp)
 {
 	void *obj = kmem_cache_alloc(c, gfp);
 
@@ -160,7 +172,7 @@ void *kmem_cache_zalloc(kmem_cache_t *c, unsigned int gfp)
 	return obj;
 }
 
-int kmem_cache_obj_index(const kmem_cache_t *c, const void *obj)
+PR_NO_TSAN int kmem_cache_obj_index(const kmem_cache_t *c, const void *obj)
 {
 	uintptr_t a = (uintptr_t)obj, base = (uintptr_t)c->mem;
 
@@ -170,7 +182,7 @@ int kmem_cache_obj_index(const kmem_cache_t *c, const void *obj)
 	return (int)((a - base) / c->size);
 }
 
-void kmem_cache_free(kmem_cache_t *c, void *obj)
+PR_NO_TSAN void kmem_cache_free(kmem_cache_t *c, void *obj)
 {
 	int i = kmem_cache_obj_index(c, obj);
 	enum kasan_state s;
@@ -179,6 +191,7 @@ void kmem_cache_free(kmem_cache_t *c, void *obj)
 		pr_fail("invalid-free", obj,
 			"kmem_cache_free(%s): not an object of this cache",
 			c->name);
+	pr_harness_lock();
 	s = kasan_get(c->pool, (unsigned int)i);
 	switch (s) {
 	case KASAN_ALLOCATED:
@@ -197,9 +210,11 @@ void kmem_cache_free(kmem_cache_t *c, void *obj)
 	c->active--;
 	if (!c->ctor && !c->ctor1)
 		memset(obj, POISON_FREE, c->size);
+	pr_tsan_release(obj);
+	pr_harness_unlock();
 }
 
-int kmem_cache_check_leaks(kmem_cache_t *c)
+PR_NO_TSAN int kmem_cache_check_leaks(kmem_cache_t *c)
 {
 	unsigned int first = c->capacity;
 
@@ -221,17 +236,17 @@ int kmem_cache_check_leaks(kmem_cache_t *c)
 		"still queued by call_rcu" : "never freed");
 }
 
-unsigned int kmem_cache_nr_active(const kmem_cache_t *c)
+PR_NO_TSAN unsigned int kmem_cache_nr_active(const kmem_cache_t *c)
 {
 	return c->active;
 }
 
-unsigned int kmem_cache_capacity(const kmem_cache_t *c)
+PR_NO_TSAN unsigned int kmem_cache_capacity(const kmem_cache_t *c)
 {
 	return c->capacity;
 }
 
-const char *kmem_cache_name(const kmem_cache_t *c)
+PR_NO_TSAN const char *kmem_cache_name(const kmem_cache_t *c)
 {
 	return c->name;
 }

@@ -5,15 +5,30 @@
  * Between two yield points a context runs alone, so everything done right
  * after an attempt's yield point (the exchange, the owner bookkeeping, the
  * checks) is one indivisible step; the __atomic operations keep the lock
- * words honest for a later ThreadSanitizer build.
+ * words honest for stress mode and ThreadSanitizer.
+ *
+ * ThreadSanitizer (pagerace-tsan).  These functions are the lock's
+ * implementation, not model code: PR_NO_TSAN keeps their bookkeeping
+ * (owner, site, per-CPU reader counts) out of its sight.  What the
+ * kernel guarantees of a lock is stated with pr_tsan_acquire(lock) after
+ * every successful acquisition and pr_tsan_release(lock) before every
+ * release: a critical section happens before the next one on the same
+ * lock, for spinlocks and for both sides of an rwlock (read_unlock
+ * releases too, so a writer is ordered after every reader before it;
+ * readers are not ordered with each other, as in the kernel).  The lock
+ * words' acquire/release atomics already carry the same edges -- clang
+ * instruments atomics even in uninstrumented functions -- so the
+ * annotations document the contract rather than add to it.  The owner is
+ * read by other CPUs (deadlock checks), so it is a relaxed atomic.
  */
+#include "runtime/tsan.h"
 #include "kernel/spinlock.h"
 #include "kernel/kasan.h"
 
 #include <string.h>
 
 /* A site's file without its directories: verdicts must not carry paths. */
-static const char *site_file(const struct pr_site *site)
+PR_NO_TSAN static const char *site_file(const struct pr_site *site)
 {
 	const char *slash;
 
@@ -23,7 +38,7 @@ static const char *site_file(const struct pr_site *site)
 	return slash ? slash + 1 : site->file;
 }
 
-static const char *ctx_label(int ctx)
+PR_NO_TSAN static const char *ctx_label(int ctx)
 {
 	return ctx < 0 ? "setup/check code" : pr_ctx_name(ctx);
 }
@@ -33,7 +48,7 @@ static const char *ctx_label(int ctx)
  * never release it because it is us, say so now rather than spin.
  * Outside a run nothing else can run, so any held lock is a deadlock.
  */
-static void check_self_deadlock(const void *lock, int self, int owner,
+PR_NO_TSAN static void check_self_deadlock(const void *lock, int self, int owner,
 				const struct pr_site *held_at, const char *how)
 {
 	if (self >= 0 && owner != self)
@@ -58,7 +73,7 @@ static void check_self_deadlock(const void *lock, int self, int owner,
 
 /* ---- spinlock_t ------------------------------------------------------ */
 
-void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
+PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 {
 	int self = pr_self();
 
@@ -68,19 +83,21 @@ void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 		kasan_check(lock, sizeof(*lock), 1);
 		if (!__atomic_exchange_n(&lock->slock, 1, __ATOMIC_ACQUIRE))
 			break;
-		check_self_deadlock(lock, self, lock->owner, lock->site,
-				    "spin");
+		check_self_deadlock(lock, self,
+				    __atomic_load_n(&lock->owner, __ATOMIC_RELAXED),
+				    lock->site, "spin");
 		do {
 			pr_spin(&s->spin, lock);
 			pr_yield_at(&s->test, lock, 0);
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->slock, __ATOMIC_RELAXED));
 	}
-	lock->owner = self;
+	__atomic_store_n(&lock->owner, self, __ATOMIC_RELAXED);
 	lock->site = &s->lock;
+	pr_tsan_acquire(lock);
 }
 
-int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
+PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 {
 	preempt_disable();
 	pr_yield_at(&s->lock, lock, 1);
@@ -89,12 +106,13 @@ int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 		preempt_enable();
 		return 0;
 	}
-	lock->owner = pr_self();
+	__atomic_store_n(&lock->owner, pr_self(), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
+	pr_tsan_acquire(lock);
 	return 1;
 }
 
-void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
+PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 {
 	int self = pr_self();
 
@@ -103,19 +121,20 @@ void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 	if (!__atomic_load_n(&lock->slock, __ATOMIC_RELAXED))
 		pr_fail("bad-unlock", lock, "%s unlocks a spinlock nobody holds",
 			ctx_label(self));
-	if (lock->owner != self)
+	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != self)
 		pr_fail("bad-unlock", lock,
 			"%s unlocks a spinlock held by %s (taken in %s)",
 			ctx_label(self), ctx_label(lock->owner),
 			lock->site ? lock->site->func : "?");
 	lock->site = NULL;
+	pr_tsan_release(lock);
 	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
 	preempt_enable();
 }
 
 /* ---- rwlock_t -------------------------------------------------------- */
 
-void __read_lock(rwlock_t *lock, const struct klock_sites *s)
+PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 {
 	int self = pr_self();
 	int c;
@@ -129,8 +148,9 @@ void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 			__atomic_fetch_add(&lock->cnt, 1, __ATOMIC_ACQUIRE);
 			break;
 		}
-		check_self_deadlock(lock, self, lock->writer, lock->site,
-				    "read");
+		check_self_deadlock(lock, self,
+				    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED),
+				    lock->site, "read");
 		do {
 			pr_spin(&s->spin, lock);
 			pr_yield_at(&s->test, lock, 0);
@@ -140,9 +160,10 @@ void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 	if (lock->readers[kcpu_slot()]++ == 0xff)
 		pr_fail("deadlock", lock, "read lock nested 256 deep");
 	lock->site = &s->lock;
+	pr_tsan_acquire(lock);
 }
 
-void __write_lock(rwlock_t *lock, const struct klock_sites *s)
+PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 {
 	int self = pr_self();
 	int expect;
@@ -160,7 +181,8 @@ void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 			check_self_deadlock(lock, self, self, lock->site,
 					    "write (it holds for reading)");
 		if (expect < 0)
-			check_self_deadlock(lock, self, lock->writer,
+			check_self_deadlock(lock, self,
+					    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED),
 					    lock->site, "write");
 		do {
 			pr_spin(&s->spin, lock);
@@ -168,11 +190,12 @@ void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) != 0);
 	}
-	lock->writer = self;
+	__atomic_store_n(&lock->writer, self, __ATOMIC_RELAXED);
 	lock->site = &s->lock;
+	pr_tsan_acquire(lock);
 }
 
-int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
+PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 {
 	int expect = 0;
 
@@ -184,12 +207,13 @@ int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 		preempt_enable();
 		return 0;
 	}
-	lock->writer = pr_self();
+	__atomic_store_n(&lock->writer, pr_self(), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
+	pr_tsan_acquire(lock);
 	return 1;
 }
 
-void __read_unlock(rwlock_t *lock, const struct pr_site *s)
+PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 {
 	int slot = kcpu_slot();
 
@@ -201,22 +225,24 @@ void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 			"%s read-unlocks an rwlock it does not hold for reading",
 			ctx_label(pr_self()));
 	lock->readers[slot]--;
+	pr_tsan_release(lock);
 	__atomic_fetch_sub(&lock->cnt, 1, __ATOMIC_RELEASE);
 	preempt_enable();
 }
 
-void __write_unlock(rwlock_t *lock, const struct pr_site *s)
+PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 {
 	int self = pr_self();
 
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) >= 0 ||
-	    lock->writer != self)
+	    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED) != self)
 		pr_fail("bad-unlock", lock,
 			"%s write-unlocks an rwlock it does not hold for writing",
 			ctx_label(self));
 	lock->site = NULL;
+	pr_tsan_release(lock);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 	preempt_enable();
 }

@@ -131,22 +131,24 @@ void __write_unlock(rwlock_t *lock, const struct pr_site *s);
  * Ownership checks for assertions and rcu_dereference_check conditions:
  * no yield point (only this CPU changes whether it holds a lock).
  */
-static inline int spin_is_held(const spinlock_t *l)
+PR_NO_TSAN static inline int spin_is_held(const spinlock_t *l)
 {
-	return l->slock && l->owner == pr_self();
+	return __atomic_load_n(&l->slock, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&l->owner, __ATOMIC_RELAXED) == pr_self();
 }
 
-static inline int write_is_held(const rwlock_t *l)
+PR_NO_TSAN static inline int write_is_held(const rwlock_t *l)
 {
-	return l->cnt < 0 && l->writer == pr_self();
+	return __atomic_load_n(&l->cnt, __ATOMIC_RELAXED) < 0 &&
+	       __atomic_load_n(&l->writer, __ATOMIC_RELAXED) == pr_self();
 }
 
-static inline int read_is_held(const rwlock_t *l)
+PR_NO_TSAN static inline int read_is_held(const rwlock_t *l)
 {
 	return l->readers[kcpu_slot()] > 0;
 }
 
-static inline int rwlock_is_held(const rwlock_t *l)
+PR_NO_TSAN static inline int rwlock_is_held(const rwlock_t *l)
 {
 	return write_is_held(l) || read_is_held(l);
 }

@@ -153,7 +153,8 @@ static struct page *get_speculative_v2(struct page **pagep)
 	else
 		local_irq_save(flags);
 
-	page = LOAD(*pagep);
+	/* Lockless: racy by design against insert and delete (see LOAD_DEP). */
+	page = LOAD_DEP(*pagep);
 	if (!page)
 		goto out_failed;
 
@@ -170,7 +171,7 @@ static struct page *get_speculative_v2(struct page **pagep)
 	}
 
 	if (PageFreeing(page) ||
-	    (!knob(KNOB_NO_RECHECK) && page != LOAD(*pagep))) {
+	    (!knob(KNOB_NO_RECHECK) && page != READ_ONCE(*pagep))) {
 		/* Being freed, or no longer at *pagep: our ref pins it. */
 		put_page(page);
 		page = NULL;
@@ -215,7 +216,7 @@ repeat:
 	pagep = (struct page **)radix_tree_lookup_slot(&mapping->page_tree,
 						       offset);
 	if (pagep) {
-		page = LOAD(*pagep);
+		page = LOAD_DEP(*pagep);	/* lockless, racy by design */
 		/*
 		 * 2.6.27 retries on an empty slot; there lookup_slot then
 		 * returns NULL, but seed 005's returns the empty leaf slot
@@ -233,7 +234,7 @@ repeat:
 			goto repeat;
 		}
 		/* Has the page moved? */
-		if (page != LOAD(*pagep)) {
+		if (page != READ_ONCE(*pagep)) {
 			put_page(page);
 			cpu_relax_on(page);
 			goto repeat;
@@ -435,7 +436,7 @@ unsigned find_get_pages_nonatomic(struct address_space *mapping,
 		struct page *page;
 
 		if (variant.protocol == PROTO_MERGED) {
-			page = LOAD(*slots[i]);
+			page = LOAD_DEP(*slots[i]);	/* lockless */
 			if (!page || !get_page_unless_zero(page))
 				continue;
 			if (page != LOAD(*slots[i])) {

@@ -37,6 +37,7 @@
 #ifndef PAGERACE_MODEL_PAGE_H
 #define PAGERACE_MODEL_PAGE_H
 
+#include "runtime/tsan.h"
 #include <stddef.h>
 
 #include "kernel/atomic.h"
@@ -226,12 +227,12 @@ void page_check_underflow(struct page *page, const char *func);
 const char *page_flag_names(unsigned long flags, char *buf, size_t len);
 
 /* Raw, yield-free views of a page for detectors and end-of-run checks. */
-static inline int page_peek_count(const struct page *page)
+PR_NO_TSAN static inline int page_peek_count(const struct page *page)
 {
 	return page->_count.counter + 1;
 }
 
-static inline unsigned long page_peek_flags(const struct page *page)
+PR_NO_TSAN static inline unsigned long page_peek_flags(const struct page *page)
 {
 	return page->flags;
 }

@@ -23,6 +23,7 @@
  * list (where PG_free is clear), and lets page_alloc_verify() tell the
  * tail pages of an allocated block from leaked pages.
  */
+#include "runtime/tsan.h"
 #include "model/page_alloc.h"
 
 #include <stdio.h>
@@ -70,7 +71,7 @@ static inline int checks_page_count(void)
 	return variant.protocol != PROTO_V2;
 }
 
-static void shadow_set(struct page *page, unsigned int order, int where)
+PR_NO_TSAN static void shadow_set(struct page *page, unsigned int order, int where)
 {
 	unsigned long pfn = page_to_pfn(page);
 
@@ -85,7 +86,7 @@ static void shadow_set(struct page *page, unsigned int order, int where)
 }
 
 /* Detector: freeing a page that is not in use. */
-static void check_not_free(struct page *page, const char *function)
+PR_NO_TSAN static void check_not_free(struct page *page, const char *function)
 {
 	unsigned long pfn = page_to_pfn(page);
 

@@ -322,7 +322,7 @@ static int radix_tree_extend(struct radix_tree_root *root, unsigned long index)
 		STORE(node->count, 1);
 		/* Make ->height visible before node visible via ->rnode */
 		smp_wmb();
-		STORE(root->rnode, node);
+		STORE_RELEASE(root->rnode, node);	/* smp_wmb + store: publication */
 		STORE(root->height, newheight);
 	} while (height > LOAD(root->height));
 out:
@@ -387,7 +387,7 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 			}
 			/* Make ->height visible before node visible via slot */
 			smp_wmb();
-			STORE(*slot, tmp);
+			STORE_RELEASE(*slot, tmp);	/* smp_wmb + store: publication */
 		}
 
 		/* Go a level down */
@@ -412,7 +412,19 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 		RT_BUG_ON(tag_get(node, 1, offset), node);
 	}
 
-	STORE(*slot, item);
+	/*
+	 * 2.6.13 and the seeds publish the item with a plain "*slot = item"
+	 * and no barrier: the caller's setup of the item (seed 007 sets the
+	 * page up before inserting it) is ordered before it only by x86's
+	 * store order -- finding F5.  A word store lockless readers load
+	 * concurrently, so single-copy atomic (WRITE_ONCE).  The insert-release
+	 * knob (and merged) publishes it with rcu_assign_pointer as 2.6.27
+	 * does; the yield point is the same either way.
+	 */
+	if (knob(KNOB_INSERT_RELEASE))
+		STORE_RELEASE(*slot, item);
+	else
+		WRITE_ONCE(*slot, item);
 	return 0;
 }
 
@@ -726,7 +738,9 @@ void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
 	} while (pathp[0].node && nr_cleared_tags);
 
 	pathp = orig_pathp;
-	STORE(*pathp[0].slot, NULL);
+	/* Lockless readers load slots concurrently: racy by design, as in the
+	 * kernel (a reader sees the item or NULL), so a marked store. */
+	WRITE_ONCE(*pathp[0].slot, NULL);
 	while (pathp[0].node) {
 		unsigned int c = LOAD(pathp[0].node->count) - 1;
 		void *p;
@@ -737,7 +751,7 @@ void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
 		pathp--;
 		p = LOAD(*pathp[0].slot);
 		RT_BUG_ON(p == NULL, pathp[1].node);
-		STORE(*pathp[0].slot, NULL);
+		WRITE_ONCE(*pathp[0].slot, NULL);	/* racy by design, as above */
 		radix_tree_node_free(pathp[1].node);
 	}
 	{

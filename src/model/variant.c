@@ -28,6 +28,7 @@ static const struct {
 	{ KNOB_RADIX_SINGLE_READ, "radix-single-read" },
 	{ KNOB_RELEASE_NO_RECHECK, "release-no-recheck" },
 	{ KNOB_GANG_EMPTY_EXIT, "gang-empty-exit" },
+	{ KNOB_INSERT_RELEASE, "insert-release" },
 };
 
 #define NKNOBS (sizeof(knob_names) / sizeof(knob_names[0]))

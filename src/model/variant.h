@@ -35,6 +35,12 @@ enum pr_knob {
 	KNOB_RADIX_SINGLE_READ	= 1 << 7, /* lockless radix readers load once */
 	KNOB_RELEASE_NO_RECHECK	= 1 << 8, /* __page_cache_release: no count test */
 	KNOB_GANG_EMPTY_EXIT	= 1 << 9, /* gang lookup stops on an empty tree */
+	/*
+	 * F5 (found by pagerace-tsan): radix_tree_insert publishes the item
+	 * with rcu_assign_pointer, as 2.6.27 does.  Changes memory ordering
+	 * only, never a schedule; on for PROTO_MERGED.
+	 */
+	KNOB_INSERT_RELEASE	= 1 << 10,
 };
 
 struct pr_variant {
@@ -48,7 +54,7 @@ extern struct pr_variant variant;
 static inline int knob(enum pr_knob k)
 {
 	if (variant.protocol == PROTO_MERGED &&
-	    (k & KNOB_SEED_FIXES))
+	    (k & (KNOB_SEED_FIXES | KNOB_INSERT_RELEASE)))
 		return 1;
 	return (variant.knobs & k) != 0;
 }

@@ -62,6 +62,22 @@ uint64_t pr_step(void);		/* yield points passed so far in this run */
 __attribute__((noreturn, format(printf, 3, 4)))
 void pr_fail(const char *kind, const void *obj, const char *fmt, ...);
 
+/*
+ * Serialise the harness's own bookkeeping (RCU queue and clock, detector
+ * shadow state, slab free lists) against other threads in stress mode
+ * (stress.c); no-ops in deterministic runs.  Recursive; pr_fail under it
+ * is fine.  ThreadSanitizer derives no ordering from it.
+ */
+void pr_harness_lock(void);
+void pr_harness_unlock(void);
+
+/*
+ * Running free (stress.c) rather than under the scheduler.  Detectors
+ * that check the model at an instant -- a linearisation point -- need the
+ * step atomicity only the scheduler gives, and skip those checks then.
+ */
+int pr_stress_mode(void);
+
 /* Check a condition on the model; fails the run with kind "assert". */
 #define PR_ASSERT(cond) do {						\
 		if (!(cond))						\

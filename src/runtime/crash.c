@@ -9,6 +9,7 @@
  * its own stack because the faulting one may be the overflowed one.
  */
 #define _GNU_SOURCE
+#include "runtime/tsan.h"
 #include "runtime/internal.h"
 
 #include <signal.h>
@@ -18,7 +19,7 @@
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 
-static const char *describe(int sig, int code)
+PR_NO_TSAN static const char *describe(int sig, int code)
 {
 	switch (sig) {
 	case SIGSEGV:
@@ -32,7 +33,7 @@ static const char *describe(int sig, int code)
 	return "unknown signal";
 }
 
-static void crash_handler(int sig, siginfo_t *info, void *uctx)
+PR_NO_TSAN static void crash_handler(int sig, siginfo_t *info, void *uctx)
 {
 	(void)uctx;
 	if (!pr_crash_in_run()) {
@@ -45,7 +46,7 @@ static void crash_handler(int sig, siginfo_t *info, void *uctx)
 	pr_crash_verdict(describe(sig, info ? info->si_code : 0));
 }
 
-void pr_crash_install(void)
+PR_NO_TSAN void pr_crash_install(void)
 {
 	static int installed;
 	static char altstack[64 * 1024];

@@ -3,20 +3,21 @@
  * fiber.c - stacks and the portable half of the context switch.
  */
 #include "runtime/fiber.h"
+#include "runtime/tsan.h"
 
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-static size_t page_size(void)
+PR_NO_TSAN static size_t page_size(void)
 {
 	long p = sysconf(_SC_PAGESIZE);
 
 	return p > 0 ? (size_t)p : 4096;
 }
 
-int pr_fiber_alloc(struct pr_fiber *f, size_t size)
+PR_NO_TSAN int pr_fiber_alloc(struct pr_fiber *f, size_t size)
 {
 	size_t pg = page_size();
 	void *m;
@@ -34,21 +35,60 @@ int pr_fiber_alloc(struct pr_fiber *f, size_t size)
 	}
 	f->stack = m;
 	f->size = size + pg;
+#if PR_TSAN_ENABLED
+	f->tsan = __tsan_create_fiber(0);
+#endif
 	return 0;
 }
 
-void pr_fiber_release(struct pr_fiber *f)
+PR_NO_TSAN void pr_fiber_release(struct pr_fiber *f)
 {
 	if (f->stack)
 		munmap(f->stack, f->size);
 	f->stack = NULL;
+#if PR_TSAN_ENABLED
+	if (f->tsan)
+		__tsan_destroy_fiber(f->tsan);
+	f->tsan = NULL;
+#endif
+}
+
+PR_NO_TSAN void pr_fiber_tsan_main(struct pr_fiber *main)
+{
+#if PR_TSAN_ENABLED
+	if (!main->tsan)
+		main->tsan = __tsan_get_current_fiber();
+#else
+	(void)main;
+#endif
+}
+
+PR_NO_TSAN void pr_fiber_tsan_name(struct pr_fiber *f, const char *name)
+{
+#if PR_TSAN_ENABLED
+	if (f->tsan)
+		__tsan_set_fiber_name(f->tsan, name);
+#else
+	(void)f;
+	(void)name;
+#endif
+}
+
+PR_NO_TSAN void pr_fiber_tsan_enter(struct pr_fiber *f)
+{
+#if PR_TSAN_ENABLED
+	if (f->tsan)
+		__tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
+#else
+	(void)f;
+#endif
 }
 
 #ifndef PR_FIBER_UCONTEXT
 
 void pr_fiber_swap(void **save_sp, void *new_sp);
 
-void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
+PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 {
 	uintptr_t top = ((uintptr_t)f->stack + f->size) & ~(uintptr_t)15;
 	void **sp = (void **)top;
@@ -65,8 +105,14 @@ void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 	f->sp = sp;
 }
 
-void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
+/*
+ * pagerace-tsan: announce the switch right before it, without a
+ * happens-before edge (no_sync): the scheduler's choice of who runs next
+ * is not synchronisation the model has.
+ */
+PR_NO_TSAN void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
 {
+	pr_fiber_tsan_enter(to);
 	pr_fiber_swap(&from->sp, to->sp);
 }
 

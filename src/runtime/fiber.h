@@ -28,6 +28,7 @@ struct pr_fiber {
 #endif
 	void *stack;		/* mapping, guard page included; NULL: main */
 	size_t size;		/* mapping size */
+	void *tsan;		/* pagerace-tsan: its ThreadSanitizer fiber */
 };
 
 /* Map a stack of @size bytes (plus guard) once; reused by every run. */
@@ -39,5 +40,14 @@ void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void));
 
 /* Save the running context into @from and resume @to. */
 void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to);
+
+/*
+ * pagerace-tsan (no-ops otherwise): @main is the thread's own stack;
+ * name a fiber for ThreadSanitizer's reports; tell ThreadSanitizer that
+ * execution continues on @f without a switch (a crash's siglongjmp).
+ */
+void pr_fiber_tsan_main(struct pr_fiber *main);
+void pr_fiber_tsan_name(struct pr_fiber *f, const char *name);
+void pr_fiber_tsan_enter(struct pr_fiber *f);
 
 #endif /* PAGERACE_RUNTIME_FIBER_H */

@@ -5,10 +5,11 @@
  * (swapcontext saves the signal mask with a system call), but correct.
  */
 #include "runtime/fiber.h"
+#include "runtime/tsan.h"
 
 #ifdef PR_FIBER_UCONTEXT
 
-void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
+PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 {
 	size_t guard = 4096;
 
@@ -19,8 +20,9 @@ void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 	makecontext(&f->uc, entry, 0);
 }
 
-void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
+PR_NO_TSAN void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
 {
+	pr_fiber_tsan_enter(to);
 	swapcontext(&from->uc, &to->uc);
 }
 

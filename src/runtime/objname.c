@@ -6,6 +6,7 @@
  * programs name their objects.  The table is scanned linearly and only on
  * slow paths (verdicts, reports); pointers are compared, never hashed.
  */
+#include "runtime/tsan.h"
 #include "runtime/context.h"
 #include "runtime/internal.h"
 
@@ -21,12 +22,12 @@ static struct {
 static int nr_names;
 static pr_obj_resolver resolver;
 
-void pr_objname_reset(void)
+PR_NO_TSAN void pr_objname_reset(void)
 {
 	nr_names = 0;
 }
 
-void pr_name_object(const void *obj, const char *name)
+PR_NO_TSAN void pr_name_object(const void *obj, const char *name)
 {
 	for (int i = 0; i < nr_names; i++)
 		if (names[i].obj == obj) {
@@ -40,17 +41,17 @@ void pr_name_object(const void *obj, const char *name)
 	nr_names++;
 }
 
-void pr_set_obj_resolver(pr_obj_resolver fn)
+PR_NO_TSAN void pr_set_obj_resolver(pr_obj_resolver fn)
 {
 	resolver = fn;
 }
 
-pr_obj_resolver pr_get_obj_resolver(void)
+PR_NO_TSAN pr_obj_resolver pr_get_obj_resolver(void)
 {
 	return resolver;
 }
 
-const char *pr_obj_name(const void *obj, char *buf, unsigned len)
+PR_NO_TSAN const char *pr_obj_name(const void *obj, char *buf, unsigned len)
 {
 	if (!obj) {
 		snprintf(buf, len, "-");

@@ -6,13 +6,14 @@
 #ifndef PAGERACE_RUNTIME_RNG_H
 #define PAGERACE_RUNTIME_RNG_H
 
+#include "runtime/tsan.h"
 #include <stdint.h>
 
 struct pr_rng {
 	uint64_t s[4];
 };
 
-static inline uint64_t pr_splitmix64(uint64_t *x)
+PR_NO_TSAN static inline uint64_t pr_splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
 
@@ -22,7 +23,7 @@ static inline uint64_t pr_splitmix64(uint64_t *x)
 }
 
 /* @stream separates independent uses of one (seed, run) pair. */
-static inline void pr_rng_seed(struct pr_rng *r, uint64_t seed, uint64_t run,
+PR_NO_TSAN static inline void pr_rng_seed(struct pr_rng *r, uint64_t seed, uint64_t run,
 			       uint64_t stream)
 {
 	uint64_t x = seed ^ pr_splitmix64(&run) ^ (stream * 0xd1b54a32d192ed03ULL);
@@ -31,12 +32,12 @@ static inline void pr_rng_seed(struct pr_rng *r, uint64_t seed, uint64_t run,
 		r->s[i] = pr_splitmix64(&x);
 }
 
-static inline uint64_t pr_rotl(uint64_t x, int k)
+PR_NO_TSAN static inline uint64_t pr_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
 }
 
-static inline uint64_t pr_rng_next(struct pr_rng *r)
+PR_NO_TSAN static inline uint64_t pr_rng_next(struct pr_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t result = pr_rotl(s[1] * 5, 7) * 9;
@@ -52,7 +53,7 @@ static inline uint64_t pr_rng_next(struct pr_rng *r)
 }
 
 /* Uniform in [0, n), n >= 1, without modulo bias (Lemire). */
-static inline uint64_t pr_rng_below(struct pr_rng *r, uint64_t n)
+PR_NO_TSAN static inline uint64_t pr_rng_below(struct pr_rng *r, uint64_t n)
 {
 	unsigned __int128 m = (unsigned __int128)pr_rng_next(r) * n;
 	uint64_t lo = (uint64_t)m;

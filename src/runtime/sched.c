@@ -21,6 +21,7 @@
 #include "runtime/internal.h"
 #include "runtime/fiber.h"
 #include "runtime/run.h"
+#include "runtime/tsan.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ struct pr_injection {
 	int remaining;
 };
 
-struct pr_hot pr_hot = { .budget = PR_BUDGET_UNBOUNDED };
+__thread struct pr_hot pr_hot = { .budget = PR_BUDGET_UNBOUNDED };
 
 static struct {
 	struct pr_ctx ctx[PR_MAX_CTX];
@@ -96,13 +97,33 @@ static const struct pr_site site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NUL
 
 static void decide(enum pr_reason reason);
 
+/*
+ * pagerace-tsan: fibers switch with __tsan_switch_to_fiber_no_sync, so a
+ * switch implies no ordering and ThreadSanitizer sees only the model's
+ * own synchronisation.  Two edges are the harness's and are stated
+ * explicitly: setup (on the main stack) happens before every context of
+ * the run (main releases run_sync, each context acquires it when it
+ * starts), and every context's accesses happen before the end-of-run
+ * checks and the next run's setup (a context releases end_sync whenever
+ * it is switched out, main acquires it when the run is over).  Neither
+ * orders two contexts with each other.
+ */
+static char run_sync, end_sync;
+
+PR_NO_TSAN static void tsan_switch_out(void)
+{
+	pr_tsan_release(&end_sync);
+}
+
+static void tsan_fail(void);
+
 /* The running context's site lives in pr_hot; the others' in their ctx. */
-static const struct pr_site *ctx_at(int i)
+PR_NO_TSAN static const struct pr_site *ctx_at(int i)
 {
 	return i == rt.cur ? pr_hot.site : rt.ctx[i].at;
 }
 
-static void set_at(const struct pr_site *site, const void *obj)
+PR_NO_TSAN static void set_at(const struct pr_site *site, const void *obj)
 {
 	pr_hot.site = site;
 	pr_hot.obj = obj;
@@ -110,14 +131,16 @@ static void set_at(const struct pr_site *site, const void *obj)
 
 /* ---- accounting ------------------------------------------------------ */
 
-uint64_t pr_step(void)
+PR_NO_TSAN uint64_t pr_step(void)
 {
+	if (pr_stress_on)
+		return pr_stress_step();
 	if (!rt.in_run)
 		return 0;
 	return rt.steps + (uint64_t)(rt.budget_start - pr_hot.budget);
 }
 
-static void account(void)
+PR_NO_TSAN static void account(void)
 {
 	uint64_t used = (uint64_t)(rt.budget_start - pr_hot.budget);
 
@@ -130,7 +153,7 @@ static void account(void)
  * The enabled set changed under the running context: make its next yield
  * point a decision, keeping the step count of the interval exact.
  */
-static void mark_changed(void)
+PR_NO_TSAN static void mark_changed(void)
 {
 	rt.changed = 1;
 	if (rt.cur >= 0 && pr_hot.budget > 1) {
@@ -139,7 +162,7 @@ static void mark_changed(void)
 	}
 }
 
-static void close_segment(uint64_t min_steps)
+PR_NO_TSAN static void close_segment(uint64_t min_steps)
 {
 	struct pr_segment seg;
 
@@ -159,18 +182,19 @@ static void close_segment(uint64_t min_steps)
 
 /* ---- ending a run ---------------------------------------------------- */
 
-static __attribute__((noreturn)) void leave_to_main(void)
+PR_NO_TSAN static __attribute__((noreturn)) void leave_to_main(void)
 {
 	int self = rt.cur;
 
 	rt.cur = -1;
 	pr_hot.budget = PR_BUDGET_UNBOUNDED;
 	rt.budget_start = PR_BUDGET_UNBOUNDED;
+	tsan_switch_out();
 	pr_fiber_switch(&rt.ctx[self].fiber, &rt.main);
 	abort();	/* an ended run's contexts are never resumed */
 }
 
-static void end_run(uint64_t min_last_steps)
+PR_NO_TSAN static void end_run(uint64_t min_last_steps)
 {
 	close_segment(min_last_steps);
 	if (rt.cur >= 0)
@@ -179,7 +203,7 @@ static void end_run(uint64_t min_last_steps)
 }
 
 /* Fill the run's verdict, blaming context @ctx (-1: none). */
-static void fill_verdict(int ctx, const char *kind, const void *obj,
+PR_NO_TSAN static void fill_verdict(int ctx, const char *kind, const void *obj,
 			 const char *fmt, va_list ap)
 {
 	struct pr_verdict *v = &rt.res->verdict;
@@ -208,7 +232,7 @@ static void fill_verdict(int ctx, const char *kind, const void *obj,
 		vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
 }
 
-static void fail_now(void)
+PR_NO_TSAN static void fail_now(void)
 {
 	if (rt.cur >= 0) {
 		account();
@@ -217,10 +241,18 @@ static void fail_now(void)
 	siglongjmp(rt.env, 1);
 }
 
-void pr_fail(const char *kind, const void *obj, const char *fmt, ...)
+PR_NO_TSAN void pr_fail(const char *kind, const void *obj, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (pr_stress_on) {
+		char msg[PR_VERDICT_TEXT];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		pr_stress_fail(kind, obj, msg);
+	}
 	if (!rt.in_run)
 		abort();	/* a detector outside any run: a harness bug */
 	va_start(ap, fmt);
@@ -231,7 +263,7 @@ void pr_fail(const char *kind, const void *obj, const char *fmt, ...)
 	abort();
 }
 
-static void verdict_printf(int ctx, const char *kind, const void *obj,
+PR_NO_TSAN static void verdict_printf(int ctx, const char *kind, const void *obj,
 			   const char *fmt, ...)
 {
 	va_list ap;
@@ -241,9 +273,69 @@ static void verdict_printf(int ctx, const char *kind, const void *obj,
 	va_end(ap);
 }
 
-/* Called by the crash handler, on the signal stack. */
-void pr_crash_verdict(const char *what)
+/*
+ * A ThreadSanitizer report is pending (runtime/tsan.c): fail the run with
+ * kind "data-race", at the step, context and yield point where the second
+ * access was made, so that replay reaches the same verdict.
+ */
+PR_NO_TSAN static void tsan_fail(void)
 {
+	struct pr_tsan_report r;
+	struct pr_verdict *v = &rt.res->verdict;
+	const struct pr_site *at;
+	char msg[PR_VERDICT_TEXT];
+
+	if (!pr_tsan_take(&r))
+		return;
+	pr_tsan_describe(&r, msg, sizeof(msg));
+	verdict_printf(r.ctx, "data-race", NULL, "%s", msg);
+	snprintf(v->obj, sizeof(v->obj), "%s", r.a[0].obj);
+	v->step = r.step;
+	at = r.at.site;
+	if (r.ctx >= 0 && at) {
+		const char *f = strstr(at->file, "src/");
+
+		pr_site_label(at, v->site, sizeof(v->site));
+		snprintf(v->where, sizeof(v->where), "%s:%d",
+			 f ? f : at->file, at->line);
+	}
+	rt.res->failed = 1;
+	fail_now();
+}
+
+/*
+ * From __tsan_on_report, on the context that made the second access:
+ * remember where it is, and make its next yield point a slow one (keeping
+ * the step count exact, as mark_changed does) so the run ends there.
+ */
+PR_NO_TSAN void pr_tsan_noted(struct pr_tsan_report *r)
+{
+	if (pr_stress_on) {
+		r->ctx = pr_stress_self;
+		r->step = 0;
+		r->at.site = pr_hot.site;
+		return;
+	}
+	r->ctx = rt.cur;
+	r->step = pr_step();
+	r->at.site = rt.cur >= 0 ? pr_hot.site : NULL;
+	r->at.obj = pr_hot.obj;
+	if (rt.cur >= 0 && pr_hot.budget > 1) {
+		rt.budget_start -= pr_hot.budget - 1;
+		pr_hot.budget = 1;
+	}
+}
+
+/* Called by the crash handler, on the signal stack. */
+PR_NO_TSAN void pr_crash_verdict(const char *what)
+{
+	if (pr_stress_on)
+		pr_stress_crash(what);
+	if (rt.cur >= 0) {
+		/* ThreadSanitizer must know we are back on the main stack. */
+		tsan_switch_out();
+		pr_fiber_tsan_enter(&rt.main);
+	}
 	verdict_printf(rt.cur, "crash", NULL, "%s", what);
 	rt.res->failed = 1;
 	if (rt.cur >= 0) {
@@ -254,12 +346,12 @@ void pr_crash_verdict(const char *what)
 	siglongjmp(rt.env, 2);
 }
 
-int pr_crash_in_run(void)
+PR_NO_TSAN int pr_crash_in_run(void)
 {
-	return rt.in_run;
+	return rt.in_run || pr_stress_on;
 }
 
-static const char *state_name(enum ctx_state s)
+PR_NO_TSAN static const char *state_name(enum ctx_state s)
 {
 	switch (s) {
 	case CTX_RUNNABLE:	return "runnable";
@@ -275,7 +367,7 @@ static const char *state_name(enum ctx_state s)
  * waiting for each other: spinning (livelock, no store can come) or
  * sleeping (deadlock).
  */
-static void nothing_enabled(void)
+PR_NO_TSAN static void nothing_enabled(void)
 {
 	char msg[PR_VERDICT_TEXT], name[64];
 	size_t off = 0;
@@ -312,13 +404,13 @@ static void nothing_enabled(void)
 
 /* ---- decisions ------------------------------------------------------- */
 
-static int ctx_enabled(const struct pr_ctx *c)
+PR_NO_TSAN static int ctx_enabled(const struct pr_ctx *c)
 {
 	return c->state == CTX_RUNNABLE ||
 	       (c->state == CTX_SPINNING && c->spin_epoch != pr_hot.store_epoch);
 }
 
-static int inj_enabled(const struct pr_injection *e)
+PR_NO_TSAN static int inj_enabled(const struct pr_injection *e)
 {
 	const struct pr_ctx *t = &rt.ctx[e->ctx];
 
@@ -326,7 +418,7 @@ static int inj_enabled(const struct pr_injection *e)
 	       (t->state == CTX_RUNNABLE || t->state == CTX_SPINNING);
 }
 
-static void build_choices(struct pr_choices *cs, enum pr_reason reason)
+PR_NO_TSAN static void build_choices(struct pr_choices *cs, enum pr_reason reason)
 {
 	cs->n = 0;
 	cs->current = -1;
@@ -361,7 +453,7 @@ static void build_choices(struct pr_choices *cs, enum pr_reason reason)
 static void fiber_entry(void);
 static void run_event(struct pr_ctx *c);
 
-static void switch_to(int t)
+PR_NO_TSAN static void switch_to(int t)
 {
 	int self = rt.cur;
 	struct pr_ctx *tc = &rt.ctx[t];
@@ -370,6 +462,7 @@ static void switch_to(int t)
 		if (self >= 0) {
 			rt.ctx[self].at = pr_hot.site;
 			rt.ctx[self].at_obj = pr_hot.obj;
+			tsan_switch_out();
 		}
 		rt.cur = t;
 		set_at(tc->at, tc->at_obj);
@@ -387,7 +480,7 @@ static void switch_to(int t)
 		run_event(&rt.ctx[self]);
 }
 
-static void decide(enum pr_reason reason)
+PR_NO_TSAN static void decide(enum pr_reason reason)
 {
 	struct pr_choices *cs = &rt.cs;
 	const struct pr_choice *ch;
@@ -395,6 +488,8 @@ static void decide(enum pr_reason reason)
 	uint64_t left;
 	int idx, code, preempted;
 
+	if (pr_tsan_pending())
+		tsan_fail();
 	account();
 	if (rt.changed && reason == PR_R_BUDGET)
 		reason = PR_R_CHANGED;
@@ -446,7 +541,7 @@ static void decide(enum pr_reason reason)
 	switch_to(ch->ctx);
 }
 
-static void run_event(struct pr_ctx *c)
+PR_NO_TSAN static void run_event(struct pr_ctx *c)
 {
 	struct pr_injection *e = &rt.inj[c->pending_event];
 
@@ -463,10 +558,11 @@ static void run_event(struct pr_ctx *c)
 	decide(PR_R_IRET);
 }
 
-static void fiber_entry(void)
+PR_NO_TSAN static void fiber_entry(void)
 {
 	struct pr_ctx *c = &rt.ctx[rt.cur];
 
+	pr_tsan_acquire(&run_sync);
 	if (c->pending_event >= 0)
 		run_event(c);
 	c->fn(c->arg);
@@ -479,8 +575,14 @@ static void fiber_entry(void)
 
 /* ---- yield points ---------------------------------------------------- */
 
-void pr_yield_slow(const struct pr_site *site, const void *obj)
+PR_NO_TSAN void pr_yield_slow(const struct pr_site *site, const void *obj)
 {
+	if (pr_stress_on) {
+		pr_stress_yield_slow(site, obj);
+		return;
+	}
+	if (pr_tsan_pending() && rt.cur >= 0)
+		tsan_fail();
 	if (rt.cur < 0) {
 		/* Setup and end-of-run checks run unscheduled. */
 		pr_hot.budget = rt.budget_start = PR_BUDGET_UNBOUNDED;
@@ -493,10 +595,14 @@ void pr_yield_slow(const struct pr_site *site, const void *obj)
 	decide(PR_R_BUDGET);
 }
 
-void pr_spin(const struct pr_site *site, const void *obj)
+PR_NO_TSAN void pr_spin(const struct pr_site *site, const void *obj)
 {
 	struct pr_ctx *c;
 
+	if (pr_stress_on) {
+		pr_stress_spin(site, obj);
+		return;
+	}
 	if (rt.cur < 0)
 		return;
 	c = &rt.ctx[rt.cur];
@@ -519,10 +625,14 @@ void pr_spin(const struct pr_site *site, const void *obj)
 	c->iter_epoch = pr_hot.store_epoch;
 }
 
-void pr_block(const struct pr_site *site, const void *waitq)
+PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 {
 	struct pr_ctx *c;
 
+	if (pr_stress_on) {
+		pr_stress_block(site, waitq);
+		return;
+	}
 	if (rt.cur < 0)
 		return;
 	c = &rt.ctx[rt.cur];
@@ -536,17 +646,30 @@ void pr_block(const struct pr_site *site, const void *waitq)
 	c->wait_obj = NULL;
 }
 
+#if PR_TSAN_ENABLED
+/* pagerace-tsan's yield point: the inline one, out of TSan's sight. */
+PR_NO_TSAN void pr_yield_at_tsan(const struct pr_site *site, const void *obj,
+				 int writes)
+{
+	pr_yield_at_impl(site, obj, writes);
+}
+#endif
+
 /* A store after a spin-wait: the spinners may now see a change. */
-void pr_wake_spinners(void)
+PR_NO_TSAN void pr_wake_spinners(void)
 {
 	pr_hot.spinners = 0;
 	mark_changed();
 }
 
-void pr_wake(const void *waitq)
+PR_NO_TSAN void pr_wake(const void *waitq)
 {
 	int woke = 0;
 
+	if (pr_stress_on) {
+		pr_stress_wake(waitq);
+		return;
+	}
 	for (int i = 0; i < rt.nctx; i++) {
 		struct pr_ctx *c = &rt.ctx[i];
 
@@ -561,7 +684,7 @@ void pr_wake(const void *waitq)
 
 /* ---- contexts and events --------------------------------------------- */
 
-int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
+PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
 {
 	struct pr_ctx *c;
 
@@ -575,6 +698,7 @@ int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
 		rt.fibers_ready = rt.nctx + 1;
 	}
 	snprintf(c->name, sizeof(c->name), "%s", name);
+	pr_fiber_tsan_name(&c->fiber, c->name);
 	c->fn = fn;
 	c->arg = arg;
 	c->flags = flags;
@@ -591,7 +715,7 @@ int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
 	return rt.nctx++;
 }
 
-int pr_inject(int ctx, const char *name, pr_fn fn, void *arg, int count)
+PR_NO_TSAN int pr_inject(int ctx, const char *name, pr_fn fn, void *arg, int count)
 {
 	struct pr_injection *e;
 
@@ -609,7 +733,7 @@ int pr_inject(int ctx, const char *name, pr_fn fn, void *arg, int count)
 }
 
 /* Does toggling @c's events change what the scheduler could choose? */
-static void events_toggled(int ctx)
+PR_NO_TSAN static void events_toggled(int ctx)
 {
 	for (int i = 0; i < rt.ninj; i++)
 		if (rt.inj[i].ctx == ctx && rt.inj[i].remaining > 0) {
@@ -618,78 +742,86 @@ static void events_toggled(int ctx)
 		}
 }
 
-void pr_events_disable(void)
+PR_NO_TSAN void pr_events_disable(void)
 {
-	if (rt.cur < 0)
+	int self = pr_self();
+
+	if (self < 0)
 		return;
-	if (rt.ctx[rt.cur].events_off++ == 0)
-		events_toggled(rt.cur);
+	if (rt.ctx[self].events_off++ == 0 && !pr_stress_on)
+		events_toggled(self);
 }
 
-void pr_events_enable(void)
+PR_NO_TSAN void pr_events_enable(void)
 {
-	if (rt.cur < 0)
+	int self = pr_self();
+
+	if (self < 0)
 		return;
-	if (rt.ctx[rt.cur].events_off <= 0)
+	if (rt.ctx[self].events_off <= 0)
 		pr_fail("bad-irq-enable", NULL,
 			"interrupts enabled more often than disabled");
-	if (--rt.ctx[rt.cur].events_off == 0)
-		events_toggled(rt.cur);
+	if (--rt.ctx[self].events_off == 0 && !pr_stress_on)
+		events_toggled(self);
 }
 
-int pr_events_disabled(void)
+PR_NO_TSAN int pr_events_disabled(void)
 {
-	return rt.cur >= 0 && rt.ctx[rt.cur].events_off > 0;
+	int self = pr_self();
+
+	return self >= 0 && rt.ctx[self].events_off > 0;
 }
 
-int pr_self(void)
+PR_NO_TSAN int pr_self(void)
 {
-	return rt.cur;
+	return pr_stress_on ? pr_stress_self : rt.cur;
 }
 
-int pr_in_event(void)
+PR_NO_TSAN int pr_in_event(void)
 {
-	return rt.cur >= 0 && rt.ctx[rt.cur].in_event > 0;
+	int self = pr_self();
+
+	return self >= 0 && rt.ctx[self].in_event > 0;
 }
 
-int pr_nr_ctx(void)
+PR_NO_TSAN int pr_nr_ctx(void)
 {
 	return rt.nctx;
 }
 
-const char *pr_ctx_name(int ctx)
+PR_NO_TSAN const char *pr_ctx_name(int ctx)
 {
 	if (ctx < 0 || ctx >= rt.nctx)
 		return "-";
 	return rt.ctx[ctx].name;
 }
 
-const char *pr_inject_name(int inj)
+PR_NO_TSAN const char *pr_inject_name(int inj)
 {
 	if (inj < 0 || inj >= rt.ninj)
 		return "-";
 	return rt.inj[inj].name;
 }
 
-void pr_set_step_observer(pr_step_observer fn)
+PR_NO_TSAN void pr_set_step_observer(pr_step_observer fn)
 {
 	rt.observer = fn;
 }
 
-void pr_set_decision_observer(pr_decision_observer fn)
+PR_NO_TSAN void pr_set_decision_observer(pr_decision_observer fn)
 {
 	rt.decision_observer = fn;
 }
 
 /* ---- the run --------------------------------------------------------- */
 
-void pr_run_options_default(struct pr_run_options *o)
+PR_NO_TSAN void pr_run_options_default(struct pr_run_options *o)
 {
 	o->max_steps = 100000;
 	o->stack_size = 256 * 1024;
 }
 
-int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
+PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
 		const struct pr_run_options *opts, uint64_t seed, uint64_t run,
 		struct pr_schedule *rec, struct pr_run_result *res)
 {
@@ -715,18 +847,28 @@ int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
 		rec->n = 0;
 	pr_objname_reset();
 	pr_crash_install();
+	pr_tsan_reset();
+	pr_fiber_tsan_main(&rt.main);
 	rt.in_run = 1;
 
 	if (sigsetjmp(rt.env, 1) == 0) {
 		strat->ops->begin_run(strat, seed, run);
 		prog->setup(prog->arg);
+		if (pr_tsan_pending())
+			tsan_fail();
+		pr_tsan_release(&run_sync);
 		pr_hot.budget = rt.budget_start = 0;
 		decide(PR_R_START);
 		/* Back on the main stack: every context is done or stuck. */
+		pr_tsan_acquire(&end_sync);
 		pr_hot.budget = rt.budget_start = PR_BUDGET_UNBOUNDED;
 		if (!res->failed && !res->diverged && prog->finish)
 			prog->finish(prog->arg);
+		if (pr_tsan_pending())
+			tsan_fail();
 	}
+	pr_tsan_acquire(&end_sync);
+	pr_tsan_reset();
 	rt.cur = -1;
 	pr_hot.budget = rt.budget_start = PR_BUDGET_UNBOUNDED;
 	rt.in_run = 0;
@@ -734,4 +876,76 @@ int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
 	res->preemptions = rt.preemptions;
 	strat->ops->end_run(strat, rt.steps);
 	return res->failed || res->diverged;
+}
+
+/* ---- stress mode (stress.c) ------------------------------------------ */
+
+/* Setup for a stress iteration: contexts and injections, no scheduling. */
+PR_NO_TSAN void pr_sched_stress_setup(const struct pr_program *prog,
+				      const struct pr_run_options *opts,
+				      struct pr_run_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	rt.nctx = 0;
+	rt.ninj = 0;
+	rt.cur = -1;
+	rt.prog = prog;
+	rt.opts = opts;
+	rt.res = res;
+	pr_objname_reset();
+	rt.in_run = 1;
+	prog->setup(prog->arg);
+	rt.in_run = 0;
+}
+
+PR_NO_TSAN void pr_sched_ctx_body(int ctx, pr_fn *fn, void **arg,
+				  unsigned int *flags)
+{
+	*fn = rt.ctx[ctx].fn;
+	*arg = rt.ctx[ctx].arg;
+	*flags = rt.ctx[ctx].flags;
+}
+
+/*
+ * Stress: deliver one of @ctx's injections now, on its own thread, if its
+ * interrupts are enabled and it is not already in a handler; @pick
+ * chooses among the eligible ones.  Returns 1 if a handler ran.
+ */
+PR_NO_TSAN int pr_sched_stress_event(int ctx, unsigned int pick)
+{
+	struct pr_ctx *c = &rt.ctx[ctx];
+	int eligible[PR_MAX_INJECT], n = 0;
+	struct pr_injection *e;
+
+	if (c->events_off || c->in_event)
+		return 0;
+	for (int i = 0; i < rt.ninj; i++)
+		if (rt.inj[i].ctx == ctx && rt.inj[i].remaining > 0)
+			eligible[n++] = i;
+	if (!n)
+		return 0;
+	e = &rt.inj[eligible[pick % (unsigned int)n]];
+	e->remaining--;
+	c->in_event++;
+	c->events_off++;
+	e->fn(e->arg);
+	c->events_off--;
+	c->in_event--;
+	return 1;
+}
+
+/* Stress: does @ctx still have interrupts to take? */
+PR_NO_TSAN int pr_sched_ctx_has_events(int ctx)
+{
+	for (int i = 0; i < rt.ninj; i++)
+		if (rt.inj[i].ctx == ctx && rt.inj[i].remaining > 0)
+			return 1;
+	return 0;
+}
+
+/* Stress: reset the per-context interrupt state a failed body left. */
+PR_NO_TSAN void pr_sched_ctx_reset(int ctx)
+{
+	rt.ctx[ctx].events_off = 0;
+	rt.ctx[ctx].in_event = 0;
 }

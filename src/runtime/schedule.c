@@ -2,6 +2,7 @@
 /*
  * schedule.c - recorded schedules and site labels.
  */
+#include "runtime/tsan.h"
 #include "runtime/run.h"
 
 #include <stdio.h>
@@ -22,7 +23,7 @@ static const char *const kind_names[PR_K_NR] = {
 	[PR_K_BLOCK]	= "block",
 };
 
-const char *pr_kind_name(int kind)
+PR_NO_TSAN const char *pr_kind_name(int kind)
 {
 	if (kind < 0 || kind >= PR_K_NR)
 		return "?";
@@ -35,7 +36,7 @@ const char *pr_kind_name(int kind)
  * replay that reaches a different function or kind of access still counts
  * as a divergence.  Pseudo-sites ("<exit>") are their own label.
  */
-const char *pr_site_label(const struct pr_site *site, char *buf, size_t len)
+PR_NO_TSAN const char *pr_site_label(const struct pr_site *site, char *buf, size_t len)
 {
 	if (!site)
 		snprintf(buf, len, "-");
@@ -49,7 +50,7 @@ const char *pr_site_label(const struct pr_site *site, char *buf, size_t len)
 	return buf;
 }
 
-const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,
+PR_NO_TSAN const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,
 				 size_t len)
 {
 	if (seg->end_label) {
@@ -59,18 +60,18 @@ const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,
 	return pr_site_label(seg->end, buf, len);
 }
 
-void pr_schedule_init(struct pr_schedule *s)
+PR_NO_TSAN void pr_schedule_init(struct pr_schedule *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void pr_schedule_free(struct pr_schedule *s)
+PR_NO_TSAN void pr_schedule_free(struct pr_schedule *s)
 {
 	free(s->seg);
 	memset(s, 0, sizeof(*s));
 }
 
-void pr_schedule_push(struct pr_schedule *s, const struct pr_segment *seg)
+PR_NO_TSAN void pr_schedule_push(struct pr_schedule *s, const struct pr_segment *seg)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
@@ -84,7 +85,7 @@ void pr_schedule_push(struct pr_schedule *s, const struct pr_segment *seg)
 	s->seg[s->n++] = *seg;
 }
 
-uint64_t pr_schedule_steps(const struct pr_schedule *s)
+PR_NO_TSAN uint64_t pr_schedule_steps(const struct pr_schedule *s)
 {
 	uint64_t n = 0;
 

@@ -19,6 +19,7 @@
 #define PAGERACE_RUNTIME_YIELD_H
 
 #include <stdint.h>
+#include "runtime/tsan.h"
 
 /* What kind of access follows a yield point. */
 enum pr_kind {
@@ -74,13 +75,35 @@ struct pr_hot {
 	const void *obj;		/* and the object it touches */
 	int spinners;		/* spin-waiters a store would wake */
 };
-extern struct pr_hot pr_hot;
+/*
+ * Thread-local: deterministic runs use one thread (every fiber shares
+ * it), so this is the same single copy as a global; in stress mode
+ * (stress.c) each CPU's thread has its own, with an unbounded budget, so
+ * a yield point stays one decrement and one branch and never writes
+ * memory another thread touches.  local-exec: the executable defines it,
+ * so the access is one %fs-relative instruction, like a global's.
+ */
+extern __thread struct pr_hot pr_hot __attribute__((tls_model("local-exec")));
 
 void pr_yield_slow(const struct pr_site *site, const void *obj);
 void pr_wake_spinners(void);
 
-static inline void pr_yield_at(const struct pr_site *site, const void *obj,
-			       int writes)
+#if defined(PR_TSAN) && PR_TSAN
+/*
+ * pagerace-tsan: the scheduler's bookkeeping must stay out of
+ * ThreadSanitizer's sight (runtime/tsan.h), and an inline function is
+ * instrumented where it is inlined, so the yield point is a call into
+ * the uninstrumented runtime (sched.c).
+ */
+void pr_yield_at_tsan(const struct pr_site *site, const void *obj, int writes);
+#define pr_yield_at(site, obj, writes) pr_yield_at_tsan((site), (obj), (writes))
+#define pr_yield_at_inline pr_yield_at_impl
+#else
+#define pr_yield_at_inline pr_yield_at
+#endif
+
+PR_NO_TSAN static inline void pr_yield_at_inline(const struct pr_site *site,
+				      const void *obj, int writes)
 {
 	pr_hot.site = site;
 	pr_hot.obj = obj;

@@ -10,6 +10,7 @@
  * used up every context runs until it stops on its own.  The run records
  * its real schedule as usual, and that recording replays exactly.
  */
+#include "runtime/tsan.h"
 #include "runtime/run.h"
 #include "strategy/strategy.h"
 
@@ -25,7 +26,7 @@ struct guided_strategy {
 	uint64_t last_step;	/* cs->step at the previous pick */
 };
 
-static void guided_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
+PR_NO_TSAN static void guided_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 {
 	struct guided_strategy *g = (struct guided_strategy *)s;
 
@@ -37,7 +38,7 @@ static void guided_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 	g->last_step = 0;
 }
 
-static int find_code(const struct pr_choices *cs, int code)
+PR_NO_TSAN static int find_code(const struct pr_choices *cs, int code)
 {
 	for (int i = 0; i < cs->n; i++)
 		if (pr_choice_code(&cs->c[i]) == code)
@@ -45,7 +46,7 @@ static int find_code(const struct pr_choices *cs, int code)
 	return -1;
 }
 
-static int guided_pick(struct pr_strategy *s, const struct pr_choices *cs,
+PR_NO_TSAN static int guided_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		       int64_t *budget)
 {
 	struct guided_strategy *g = (struct guided_strategy *)s;
@@ -80,13 +81,13 @@ static int guided_pick(struct pr_strategy *s, const struct pr_choices *cs,
 	return 0;
 }
 
-static void guided_end(struct pr_strategy *s, uint64_t steps)
+PR_NO_TSAN static void guided_end(struct pr_strategy *s, uint64_t steps)
 {
 	(void)s;
 	(void)steps;
 }
 
-static void guided_destroy(struct pr_strategy *s)
+PR_NO_TSAN static void guided_destroy(struct pr_strategy *s)
 {
 	free(s);
 }
@@ -99,7 +100,7 @@ static const struct pr_strategy_ops guided_ops = {
 	.destroy = guided_destroy,
 };
 
-struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n)
+PR_NO_TSAN struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n)
 {
 	struct guided_strategy *g = calloc(1, sizeof(*g));
 

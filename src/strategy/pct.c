@@ -21,6 +21,7 @@
  * interrupt lands inside a one-step window with probability 1/k, which is
  * what PCT's analysis charges for a change point.
  */
+#include "runtime/tsan.h"
 #include "runtime/context.h"
 #include "runtime/run.h"
 #include "runtime/rng.h"
@@ -43,12 +44,12 @@ struct pct_strategy {
 	int64_t lowest;		/* next priority for a deprioritised choice */
 };
 
-static int slot_of(const struct pr_choice *c)
+PR_NO_TSAN static int slot_of(const struct pr_choice *c)
 {
 	return c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
 }
 
-static void pct_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
+PR_NO_TSAN static void pct_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 {
 	struct pct_strategy *p = (struct pct_strategy *)s;
 	int perm[PCT_SLOTS];
@@ -83,7 +84,7 @@ static void pct_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 		p->arrival[i] = 1 + pr_rng_below(&p->rng, p->k);
 }
 
-static int pct_pick(struct pr_strategy *s, const struct pr_choices *cs,
+PR_NO_TSAN static int pct_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		    int64_t *budget)
 {
 	struct pct_strategy *p = (struct pct_strategy *)s;
@@ -138,13 +139,13 @@ static int pct_pick(struct pr_strategy *s, const struct pr_choices *cs,
 	return best;
 }
 
-static void pct_end(struct pr_strategy *s, uint64_t steps)
+PR_NO_TSAN static void pct_end(struct pr_strategy *s, uint64_t steps)
 {
 	(void)s;
 	(void)steps;
 }
 
-static void pct_destroy(struct pr_strategy *s)
+PR_NO_TSAN static void pct_destroy(struct pr_strategy *s)
 {
 	free(s);
 }
@@ -157,7 +158,7 @@ static const struct pr_strategy_ops pct_ops = {
 	.destroy = pct_destroy,
 };
 
-struct pr_strategy *pr_pct_create(const struct pr_strategy_params *params)
+PR_NO_TSAN struct pr_strategy *pr_pct_create(const struct pr_strategy_params *params)
 {
 	struct pct_strategy *p;
 
@@ -179,7 +180,7 @@ struct pr_strategy *pr_pct_create(const struct pr_strategy_params *params)
  * counted down from the top, never explored), so k depends on the program
  * and the seed alone, not on which runs a process explores.
  */
-uint64_t pr_pct_calibrate(const struct pr_program *prog,
+PR_NO_TSAN uint64_t pr_pct_calibrate(const struct pr_program *prog,
 			  const struct pr_run_options *opts, uint64_t seed)
 {
 	struct pr_strategy *r = pr_random_create();

@@ -11,6 +11,7 @@
  * The runtime consults early whenever the enabled set changes, so the
  * distribution of schedules is exactly that of per-step uniform choice.
  */
+#include "runtime/tsan.h"
 #include "runtime/rng.h"
 #include "strategy/strategy.h"
 
@@ -22,7 +23,7 @@ struct random_strategy {
 	int switch_due;		/* the last budget ended in a switch */
 };
 
-static void random_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
+PR_NO_TSAN static void random_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 {
 	struct random_strategy *r = (struct random_strategy *)s;
 
@@ -30,7 +31,7 @@ static void random_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 	r->switch_due = 0;
 }
 
-static int random_pick(struct pr_strategy *s, const struct pr_choices *cs,
+PR_NO_TSAN static int random_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		       int64_t *budget)
 {
 	struct random_strategy *r = (struct random_strategy *)s;
@@ -58,13 +59,13 @@ static int random_pick(struct pr_strategy *s, const struct pr_choices *cs,
 	return idx;
 }
 
-static void random_end(struct pr_strategy *s, uint64_t steps)
+PR_NO_TSAN static void random_end(struct pr_strategy *s, uint64_t steps)
 {
 	(void)s;
 	(void)steps;
 }
 
-static void random_destroy(struct pr_strategy *s)
+PR_NO_TSAN static void random_destroy(struct pr_strategy *s)
 {
 	free(s);
 }
@@ -77,7 +78,7 @@ static const struct pr_strategy_ops random_ops = {
 	.destroy = random_destroy,
 };
 
-struct pr_strategy *pr_random_create(void)
+PR_NO_TSAN struct pr_strategy *pr_random_create(void)
 {
 	struct random_strategy *r = calloc(1, sizeof(*r));
 

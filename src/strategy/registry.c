@@ -2,11 +2,12 @@
 /*
  * registry.c - strategies by name, for the command line and traces.
  */
+#include "runtime/tsan.h"
 #include "strategy/strategy.h"
 
 #include <string.h>
 
-struct pr_strategy *pr_strategy_create(const char *name,
+PR_NO_TSAN struct pr_strategy *pr_strategy_create(const char *name,
 				       const struct pr_strategy_params *p)
 {
 	if (strcmp(name, "random") == 0)

@@ -9,6 +9,7 @@
  * site, and the next segment's choice must be enabled).  Anything else is
  * a divergence, reported with its step, never papered over.
  */
+#include "runtime/tsan.h"
 #include "runtime/run.h"
 #include "strategy/strategy.h"
 
@@ -23,7 +24,7 @@ struct replay_strategy {
 	int single_step;	/* consult at every yield point (observers) */
 };
 
-static void code_name(int code, char *buf, size_t len)
+PR_NO_TSAN static void code_name(int code, char *buf, size_t len)
 {
 	if (code >= PR_CHOICE_EVENT)
 		snprintf(buf, len, "e%d", code - PR_CHOICE_EVENT);
@@ -31,7 +32,7 @@ static void code_name(int code, char *buf, size_t len)
 		snprintf(buf, len, "c%d", code);
 }
 
-static void replay_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
+PR_NO_TSAN static void replay_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 {
 	struct replay_strategy *r = (struct replay_strategy *)s;
 
@@ -45,12 +46,12 @@ static void replay_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
  * of its last recorded step: let that segment run one step further, so the
  * failure can happen again instead of a decision the recording never made.
  */
-static int64_t last_slack(const struct replay_strategy *r)
+PR_NO_TSAN static int64_t last_slack(const struct replay_strategy *r)
 {
 	return r->i + 1 == r->sched->n;
 }
 
-static int find_code(const struct pr_choices *cs, int code)
+PR_NO_TSAN static int find_code(const struct pr_choices *cs, int code)
 {
 	for (int i = 0; i < cs->n; i++)
 		if (pr_choice_code(&cs->c[i]) == code)
@@ -58,7 +59,7 @@ static int find_code(const struct pr_choices *cs, int code)
 	return -1;
 }
 
-static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
+PR_NO_TSAN static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		       int64_t *budget)
 {
 	struct replay_strategy *r = (struct replay_strategy *)s;
@@ -118,13 +119,13 @@ static int replay_pick(struct pr_strategy *s, const struct pr_choices *cs,
 	return idx;
 }
 
-static void replay_end(struct pr_strategy *s, uint64_t steps)
+PR_NO_TSAN static void replay_end(struct pr_strategy *s, uint64_t steps)
 {
 	(void)s;
 	(void)steps;
 }
 
-static void replay_destroy(struct pr_strategy *s)
+PR_NO_TSAN static void replay_destroy(struct pr_strategy *s)
 {
 	free(s);
 }
@@ -137,7 +138,7 @@ static const struct pr_strategy_ops replay_ops = {
 	.destroy = replay_destroy,
 };
 
-struct pr_strategy *pr_replay_create(const struct pr_schedule *sched)
+PR_NO_TSAN struct pr_strategy *pr_replay_create(const struct pr_schedule *sched)
 {
 	struct replay_strategy *r = calloc(1, sizeof(*r));
 
@@ -148,7 +149,7 @@ struct pr_strategy *pr_replay_create(const struct pr_schedule *sched)
 	return &r->base;
 }
 
-void pr_replay_single_step(struct pr_strategy *s)
+PR_NO_TSAN void pr_replay_single_step(struct pr_strategy *s)
 {
 	((struct replay_strategy *)s)->single_step = 1;
 }

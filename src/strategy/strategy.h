@@ -28,7 +28,7 @@ struct pr_choice {
 
 /* Encoded choice as stored in schedules: ctx, or PR_CHOICE_EVENT + id. */
 #define PR_CHOICE_EVENT	64
-static inline int pr_choice_code(const struct pr_choice *c)
+PR_NO_TSAN static inline int pr_choice_code(const struct pr_choice *c)
 {
 	return c->inject < 0 ? c->ctx : PR_CHOICE_EVENT + c->inject;
 }

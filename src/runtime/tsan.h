@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tsan.h - the ThreadSanitizer flavour (pagerace-tsan, doc/tsan.md).
+ *
+ * The same sources build twice; the second build defines PR_TSAN=1 and
+ * compiles with -fsanitize=thread.  Under it:
+ *
+ *  - PR_NO_TSAN marks the harness's own code (scheduler, switch paths,
+ *    strategies, yield slow path, shadow and detector bookkeeping), which
+ *    ThreadSanitizer must not instrument: its plain accesses are the
+ *    harness's, not the model's, and would be reported as races between
+ *    fibers or threads.  Atomics stay instrumented even there (clang
+ *    instruments them in every function, as they may synchronise), so a
+ *    lock word's acquire/release still counts.
+ *  - pr_tsan_acquire(addr) / pr_tsan_release(addr) state a happens-before
+ *    edge that the model's kernel primitives guarantee but that is not an
+ *    atomic ThreadSanitizer can see (a grace period, a lock whose words
+ *    are touched out of its sight).  Each use says why it holds.
+ *
+ * In the plain build every macro here is empty: nothing changes in the
+ * deterministic hot path or in any trace.
+ */
+#ifndef PAGERACE_RUNTIME_TSAN_H
+#define PAGERACE_RUNTIME_TSAN_H
+
+#if defined(PR_TSAN) && PR_TSAN
+#include <sanitizer/tsan_interface.h>
+
+#define PR_NO_TSAN	__attribute__((no_sanitize("thread")))
+#define pr_tsan_acquire(addr)	__tsan_acquire((void *)(addr))
+#define pr_tsan_release(addr)	__tsan_release((void *)(addr))
+#define PR_TSAN_ENABLED	1
+
+#else
+
+#define PR_NO_TSAN
+#define pr_tsan_acquire(addr)	((void)(addr))
+#define pr_tsan_release(addr)	((void)(addr))
+#define PR_TSAN_ENABLED	0
+
+#endif
+
+/*
+ * runtime/tsan.c: a ThreadSanitizer report seen by __tsan_on_report,
+ * waiting to become the run's "data-race" verdict (deterministic mode)
+ * or the iteration's (stress mode).  Both accesses, named without
+ * addresses: the object (pr_obj_name), the model function and line of
+ * each access, its size and kind, and the context that made it.
+ */
+struct pr_tsan_access {
+	char ctx[32];		/* context (fiber or thread) name */
+	char func[64];		/* innermost model function, "?" unknown */
+	char where[96];		/* file:line of that frame, "" unknown */
+	char obj[64];		/* pr_obj_name of the address */
+	int size, write, atomic;
+};
+
+struct pr_tsan_report {
+	int pending;
+	struct pr_pending_site {
+		const void *site;	/* struct pr_site of the yield point */
+		const void *obj;
+	} at;
+	unsigned long long step;
+	int ctx;
+	struct pr_tsan_access a[2];	/* a[0] current, a[1] previous */
+};
+
+/* Nonzero once a report is pending (always 0 in the plain build). */
+int pr_tsan_pending(void);
+/* Take the pending report (clears it); 0 if there was none. */
+int pr_tsan_take(struct pr_tsan_report *out);
+/* Format @r as a verdict message. */
+void pr_tsan_describe(const struct pr_tsan_report *r, char *buf, unsigned len);
+/* Forget anything pending (between runs). */
+void pr_tsan_reset(void);
+
+#endif /* PAGERACE_RUNTIME_TSAN_H */
