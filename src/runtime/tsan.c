@@ -141,7 +141,7 @@ PR_NO_TSAN static void symbolize(void **trace, struct pr_tsan_access *a)
 		if (strstr(sp + 1, "src/runtime/") || strstr(sp + 1, "src/kernel/"))
 			if (trace[i + 1] && i + 1 < TRACE_MAX)
 				continue;
-		snprintf(a->func, sizeof(a->func), "%s", buf);
+		snprintf(a->func, sizeof(a->func), "%.63s", buf);
 		short_where(sp + 1, a->where, sizeof(a->where));
 		return;
 	}
