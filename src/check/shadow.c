@@ -137,10 +137,11 @@ PR_NO_TSAN static void shadow_lookup_found_locked(struct page *page)
 			shadow_hold(page);
 		return;
 	}
-	mapping_name(k->mapping, want, sizeof(want));
+	/* Names are formatted only on the failure paths: this runs per lookup. */
 	if (flags & (1UL << PG_free))
 		pr_fail("bad-lookup", page,
-			"%s(%s, %lu) returned a free page", k->fn, want, k->index);
+			"%s(%s, %lu) returned a free page", k->fn,
+			mapping_name(k->mapping, want, sizeof(want)), k->index);
 	if (k->mapping == &swapper_space) {
 		if (!(flags & (1UL << PG_swapcache)) || page->private != k->index)
 			pr_fail("bad-lookup", page,
@@ -156,8 +157,9 @@ PR_NO_TSAN static void shadow_lookup_found_locked(struct page *page)
 	    (k->index != SHADOW_ANY_INDEX && page->index != k->index))
 		pr_fail("bad-lookup", page,
 			"%s(%s, %lu) returned a page whose mapping is %s and index %lu",
-			k->fn, want, k->index,
-			mapping_name(page->mapping, got, sizeof(got)), page->index);
+			k->fn, mapping_name(k->mapping, want, sizeof(want)),
+			k->index, mapping_name(page->mapping, got, sizeof(got)),
+			page->index);
 	if (cpu_lookup[self_slot()].track_holds)
 		shadow_hold(page);
 }

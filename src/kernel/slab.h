@@ -77,7 +77,9 @@ void kmem_cache_free(kmem_cache_t *cachep, void *obj);
 /*
  * Free everything, re-poison (between runs, outside any context).
  * kmem_cache_reset(cachep) resets one cache, kmem_cache_reset() or
- * kmem_cache_reset(NULL) every cache.
+ * kmem_cache_reset(NULL) every cache.  Only the objects the run
+ * allocated are redone (the others cannot have changed), every object
+ * after a contained crash (pr_crash_count): the result is the same.
  */
 void kmem_cache_reset_cache(kmem_cache_t *cachep);
 #define kmem_cache_reset(...)						\

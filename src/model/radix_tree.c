@@ -162,6 +162,11 @@ unsigned long radix_tree_maxindex_of(unsigned int height)
 	return height < rt_nr_heights ? rt_height_to_maxindex[height] : ~0UL;
 }
 
+unsigned int radix_tree_max_height(void)
+{
+	return rt_max_height;
+}
+
 /*
  * 2.6.13 lib/radix-tree.c: radix_tree_node_alloc.  The per-CPU preload
  * fallback is not modelled (radix_tree_preload is a no-op): a full cache

@@ -85,6 +85,8 @@ int radix_tree_reset(void);
 
 unsigned int radix_tree_map_shift(void);	/* the run's shift */
 unsigned long radix_tree_maxindex_of(unsigned int height);
+/* The tallest tree the run's shift allows (maxindex of it is ~0UL). */
+unsigned int radix_tree_max_height(void);
 
 int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 		      void *item);

@@ -164,10 +164,10 @@ int radix_tree_check_msg(const struct radix_tree_root *root,
 		.msg = msg, .len = len,
 	};
 	int ret = 0;
-	unsigned int max_height = 1;
+	unsigned int max_height = radix_tree_max_height();
 
-	while (radix_tree_maxindex_of(max_height) != ~0UL)
-		max_height++;
+	if (max_height == 0)	/* before radix_tree_init: the 2.6.13 shift */
+		max_height = 1;
 	if (msg && len)
 		msg[0] = '\0';
 	if (!root->rnode) {

@@ -46,6 +46,13 @@ void pr_events_disable(void);
 void pr_events_enable(void);
 int pr_events_disabled(void);
 
+/*
+ * Crashes contained so far in this process (crash.c).  A crash may be a
+ * wild store anywhere, so state that is reset lazily between runs (the
+ * slab resets only the objects a run used) resets in full after one.
+ */
+unsigned long pr_crash_count(void);
+
 int pr_self(void);		/* current context id, -1 outside a run */
 int pr_in_event(void);		/* running an injected event's handler */
 int pr_nr_ctx(void);

@@ -10,12 +10,15 @@
  */
 #define _GNU_SOURCE
 #include "runtime/tsan.h"
+#include "runtime/context.h"
 #include "runtime/internal.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static unsigned long crashes;	/* contained so far; see pr_crash_count */
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
 
@@ -42,8 +45,27 @@ PR_NO_TSAN static void crash_handler(int sig, siginfo_t *info, void *uctx)
 		raise(sig);
 		return;
 	}
+	crashes++;
+	/*
+	 * The kernel blocked @sig for the handler, and we leave by
+	 * siglongjmp to a sigsetjmp that did not save the mask (saving it
+	 * costs a system call per run): unblock it here, so the next run's
+	 * crash is contained too.
+	 */
+	{
+		sigset_t set;
+
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+	}
 	/* No addresses in the verdict: they differ from run to run. */
 	pr_crash_verdict(describe(sig, info ? info->si_code : 0));
+}
+
+PR_NO_TSAN unsigned long pr_crash_count(void)
+{
+	return crashes;
 }
 
 PR_NO_TSAN void pr_crash_install(void)

@@ -697,7 +697,9 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 			pr_fail("setup", NULL, "cannot map a stack for %s", name);
 		rt.fibers_ready = rt.nctx + 1;
 	}
-	snprintf(c->name, sizeof(c->name), "%s", name);
+	/* strncpy pads with NULs: the name buffer is the same every run. */
+	strncpy(c->name, name, sizeof(c->name) - 1);
+	c->name[sizeof(c->name) - 1] = '\0';
 	pr_fiber_tsan_name(&c->fiber, c->name);
 	c->fn = fn;
 	c->arg = arg;
@@ -851,7 +853,8 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	pr_fiber_tsan_main(&rt.main);
 	rt.in_run = 1;
 
-	if (sigsetjmp(rt.env, 1) == 0) {
+	/* No mask saved: a crash unblocks its own signal (crash.c). */
+	if (sigsetjmp(rt.env, 0) == 0) {
 		strat->ops->begin_run(strat, seed, run);
 		prog->setup(prog->arg);
 		if (pr_tsan_pending())
