@@ -66,8 +66,18 @@ struct pr_tsan_report {
 	struct pr_tsan_access a[2];	/* a[0] current, a[1] previous */
 };
 
-/* Nonzero once a report is pending (always 0 in the plain build). */
+/*
+ * Nonzero once a report is pending.  Asked at every decision, so the
+ * plain build, where no report can arrive, answers 0 inline.
+ */
+#if PR_TSAN_ENABLED
 int pr_tsan_pending(void);
+#else
+static inline int pr_tsan_pending(void)
+{
+	return 0;
+}
+#endif
 /* Take the pending report (clears it); 0 if there was none. */
 int pr_tsan_take(struct pr_tsan_report *out);
 /* Format @r as a verdict message. */
