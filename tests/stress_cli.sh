@@ -29,7 +29,15 @@ skip() {
 	n=$((n + 1))
 	echo "ok $n # SKIP $1"
 }
-echo "1..11"
+echo "1..13"
+
+# ---- the lock model on real threads: no false deadlock or bad unlock
+locks="$srcdir/tests/stress-locks.scn"
+for p in locked v2; do
+	"$PAGERACE" stress -p $p --count 1500 "$locks" >"$tmp/out" 2>"$tmp/err"
+	test $? -eq 0 && grep -q '1500  ACCEPTABLE' "$tmp/out"
+	ok $? "stress tree_lock ($p) in tight loops on 3 threads: 1500 iterations, all acceptable"
+done
 
 # ---- plain binary: histogram of a scenario
 "$PAGERACE" stress -K none --count 500 "$scn" >"$tmp/out" 2>"$tmp/err"

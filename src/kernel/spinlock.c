@@ -84,7 +84,8 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 		if (!__atomic_exchange_n(&lock->slock, 1, __ATOMIC_ACQUIRE))
 			break;
 		check_self_deadlock(lock, self,
-				    __atomic_load_n(&lock->owner, __ATOMIC_RELAXED),
+				    klock_ctx(__atomic_load_n(&lock->owner,
+							      __ATOMIC_RELAXED)),
 				    lock->site, "spin");
 		do {
 			pr_spin(&s->spin, lock);
@@ -92,7 +93,7 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->slock, __ATOMIC_RELAXED));
 	}
-	__atomic_store_n(&lock->owner, self, __ATOMIC_RELAXED);
+	__atomic_store_n(&lock->owner, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
 }
@@ -106,7 +107,7 @@ PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 		preempt_enable();
 		return 0;
 	}
-	__atomic_store_n(&lock->owner, pr_self(), __ATOMIC_RELAXED);
+	__atomic_store_n(&lock->owner, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
 	return 1;
@@ -121,12 +122,13 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 	if (!__atomic_load_n(&lock->slock, __ATOMIC_RELAXED))
 		pr_fail("bad-unlock", lock, "%s unlocks a spinlock nobody holds",
 			ctx_label(self));
-	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != self)
+	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != klock_id(self))
 		pr_fail("bad-unlock", lock,
 			"%s unlocks a spinlock held by %s (taken in %s)",
-			ctx_label(self), ctx_label(lock->owner),
+			ctx_label(self), ctx_label(klock_ctx(lock->owner)),
 			lock->site ? lock->site->func : "?");
 	lock->site = NULL;
+	__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
 	pr_tsan_release(lock);
 	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
 	preempt_enable();
@@ -143,13 +145,21 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 	for (;;) {
 		pr_yield_at(&s->lock, lock, 1);
 		kasan_check(lock, sizeof(*lock), 1);
+		/*
+		 * A compare-exchange, not a test then an add: in stress mode a
+		 * writer may take the lock between the two.
+		 */
 		c = __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED);
-		if (c >= 0) {
-			__atomic_fetch_add(&lock->cnt, 1, __ATOMIC_ACQUIRE);
+		while (c >= 0 &&
+		       !__atomic_compare_exchange_n(&lock->cnt, &c, c + 1, 0,
+						    __ATOMIC_ACQUIRE,
+						    __ATOMIC_RELAXED))
+			;
+		if (c >= 0)
 			break;
-		}
 		check_self_deadlock(lock, self,
-				    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED),
+				    klock_ctx(__atomic_load_n(&lock->writer,
+							      __ATOMIC_RELAXED)),
 				    lock->site, "read");
 		do {
 			pr_spin(&s->spin, lock);
@@ -182,7 +192,8 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 					    "write (it holds for reading)");
 		if (expect < 0)
 			check_self_deadlock(lock, self,
-					    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED),
+					    klock_ctx(__atomic_load_n(&lock->writer,
+								      __ATOMIC_RELAXED)),
 					    lock->site, "write");
 		do {
 			pr_spin(&s->spin, lock);
@@ -190,7 +201,7 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) != 0);
 	}
-	__atomic_store_n(&lock->writer, self, __ATOMIC_RELAXED);
+	__atomic_store_n(&lock->writer, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
 }
@@ -207,7 +218,7 @@ PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 		preempt_enable();
 		return 0;
 	}
-	__atomic_store_n(&lock->writer, pr_self(), __ATOMIC_RELAXED);
+	__atomic_store_n(&lock->writer, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
 	return 1;
@@ -237,11 +248,12 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) >= 0 ||
-	    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED) != self)
+	    __atomic_load_n(&lock->writer, __ATOMIC_RELAXED) != klock_id(self))
 		pr_fail("bad-unlock", lock,
 			"%s write-unlocks an rwlock it does not hold for writing",
 			ctx_label(self));
 	lock->site = NULL;
+	__atomic_store_n(&lock->writer, 0, __ATOMIC_RELAXED);
 	pr_tsan_release(lock);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 	preempt_enable();

@@ -35,15 +35,35 @@
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 
+/*
+ * owner and writer hold the holder's context + 2 (klock_id), so that
+ * zeroed memory reads as nobody (0) and code outside a run (context -1)
+ * as 1.  An unlock clears them before it releases the lock word: in
+ * stress mode a CPU that fails to take a lock reads them while another
+ * CPU may have just taken it and not yet written its id, and must then
+ * read nobody -- never its own id left from its own last hold, which
+ * would be a false self-deadlock (deterministic runs take the lock and
+ * write the id in one step).
+ */
+static inline int klock_id(int ctx)
+{
+	return ctx + 2;
+}
+
+static inline int klock_ctx(int id)	/* -2: nobody */
+{
+	return id - 2;
+}
+
 typedef struct {
 	int slock;		/* 0: free, 1: held */
-	int owner;		/* holder's context (-1: outside a run) */
+	int owner;		/* klock_id of the holder; 0: nobody */
 	const struct pr_site *site;	/* where the holder took it */
 } spinlock_t;
 
 typedef struct {
 	int cnt;		/* >0: readers, -1: a writer, 0: free */
-	int writer;		/* the writer's context, valid while cnt < 0 */
+	int writer;		/* klock_id of the writer; 0: nobody */
 	const struct pr_site *site;	/* where the last locker took it */
 	unsigned char readers[KCPU_SLOTS];	/* read holds per CPU */
 } rwlock_t;
@@ -134,13 +154,13 @@ void __write_unlock(rwlock_t *lock, const struct pr_site *s);
 PR_NO_TSAN static inline int spin_is_held(const spinlock_t *l)
 {
 	return __atomic_load_n(&l->slock, __ATOMIC_RELAXED) &&
-	       __atomic_load_n(&l->owner, __ATOMIC_RELAXED) == pr_self();
+	       __atomic_load_n(&l->owner, __ATOMIC_RELAXED) == klock_id(pr_self());
 }
 
 PR_NO_TSAN static inline int write_is_held(const rwlock_t *l)
 {
 	return __atomic_load_n(&l->cnt, __ATOMIC_RELAXED) < 0 &&
-	       __atomic_load_n(&l->writer, __ATOMIC_RELAXED) == pr_self();
+	       __atomic_load_n(&l->writer, __ATOMIC_RELAXED) == klock_id(pr_self());
 }
 
 PR_NO_TSAN static inline int read_is_held(const rwlock_t *l)
