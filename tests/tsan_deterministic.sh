@@ -35,7 +35,7 @@ ok() {
 		sed 's/^/# /' "$tmp/out" 2>/dev/null | head -12
 	fi
 }
-echo "1..9"
+echo "1..10"
 
 # ---- the knob's race, found by exploration
 "$PAGERACE_TSAN" explore --trace-dir "$tmp/tr" "$scn" >"$tmp/out" 2>"$tmp/err"
@@ -64,6 +64,19 @@ ok $? "replay x3: reproduced, byte-identical reports"
 v1=$(grep '^  verdict:' "$tmp/out"); v2=$(grep '^  verdict:' "$tmp/replay1")
 test -n "$v1" && test "$v1" = "$v2"
 ok $? "replay: same accesses, same step as explore"
+
+# ---- a run's verdict does not depend on the runs explored before it
+# (each run gets fresh TSan fibers and forgets the model memory's history)
+run=$(echo "$trace" | sed -n 's/.*-run\([0-9]*\)\.trace$/\1/p')
+: >"$tmp/alone"
+for first in 0 $((run > 2 ? run - 2 : 0)) $run; do
+	"$PAGERACE_TSAN" explore -q --json --first-run $first -n $((run - first + 1)) \
+		--trace-dir "$tmp/tr6" "$scn" 2>/dev/null |
+		sed -n 's/.*"first_failure":\({"run":[0-9]*,"kind":"[a-z-]*","step":[0-9]*\).*/\1/p' >>"$tmp/alone"
+done
+test -n "$run" && test "$(wc -l <"$tmp/alone")" -eq 3 && test "$(sort -u "$tmp/alone" | wc -l)" -eq 1 &&
+	grep -q '"kind":"data-race"' "$tmp/alone"
+ok $? "explore from runs 0, $((run > 2 ? run - 2 : 0)) and $run: the same data-race verdict for run $run"
 
 # ---- the plain binary does not know of data races
 "$PAGERACE" replay -q "$trace" >"$tmp/out" 2>&1

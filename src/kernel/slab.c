@@ -45,6 +45,7 @@ static size_t arena_used;
  */
 PR_NO_TSAN static void reset_objects(struct kmem_cache *c, unsigned int n)
 {
+	pr_tsan_new_memory(c->mem, c->size * n);
 	memset(c->mem, POISON_INUSE, c->size * n);
 	for (unsigned int i = 0; i < n; i++) {
 		kasan_set(c->pool, i, KASAN_FREE);

@@ -4,6 +4,7 @@
  * invariants (leaks, counts, trees, free lists).
  */
 #include "check/shadow.h"
+#include "runtime/tsan.h"
 #include "kernel/kernel.h"
 #include "model/model.h"
 #include "model/page_alloc.h"
@@ -14,6 +15,7 @@
 
 static void init_mapping(struct address_space *m, int id)
 {
+	pr_tsan_new_memory(m, sizeof(*m));
 	memset(m, 0, sizeof(*m));
 	INIT_RADIX_TREE(&m->page_tree, 0);
 	m->id = id;

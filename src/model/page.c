@@ -3,6 +3,7 @@
  * page.c - mem_map, stable page names, the reference-count detectors and
  * the final put (2.6.13 mm/swap.c put_page / __page_cache_release).
  */
+#include "runtime/tsan.h"
 #include "model/page.h"
 
 #include <stdio.h>
@@ -78,6 +79,7 @@ void page_model_exit(void)
 void page_model_reset(void)
 {
 	/* Every byte, so that runs start identical (padding included). */
+	pr_tsan_new_memory(mem_map, max_mapnr * sizeof(*mem_map));
 	memset(mem_map, 0, max_mapnr * sizeof(*mem_map));
 	for (unsigned long i = 0; i < max_mapnr; i++) {
 		struct page *page = &mem_map[i];

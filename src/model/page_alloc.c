@@ -654,6 +654,7 @@ void page_alloc_reset(void)
 		shadow_nr = max_mapnr;
 	}
 
+	pr_tsan_new_memory(zone, sizeof(*zone));
 	memset(zone, 0, sizeof(*zone));
 	spin_lock_init(&zone->lock);
 	spin_lock_init(&zone->lru_lock);

@@ -53,6 +53,17 @@ PR_NO_TSAN void pr_fiber_release(struct pr_fiber *f)
 #endif
 }
 
+PR_NO_TSAN void pr_fiber_tsan_renew(struct pr_fiber *f)
+{
+#if PR_TSAN_ENABLED
+	if (f->tsan)
+		__tsan_destroy_fiber(f->tsan);
+	f->tsan = __tsan_create_fiber(0);
+#else
+	(void)f;
+#endif
+}
+
 PR_NO_TSAN void pr_fiber_tsan_main(struct pr_fiber *main)
 {
 #if PR_TSAN_ENABLED

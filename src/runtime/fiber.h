@@ -50,4 +50,13 @@ void pr_fiber_tsan_main(struct pr_fiber *main);
 void pr_fiber_tsan_name(struct pr_fiber *f, const char *name);
 void pr_fiber_tsan_enter(struct pr_fiber *f);
 
+/*
+ * pagerace-tsan: give @f a new ThreadSanitizer fiber for a new run.  A
+ * fiber's TSan history (its event trace, whose position also picks which
+ * shadow cell a new access evicts) would otherwise run on from one run to
+ * the next, and whether a race of run N is reported would depend on runs
+ * 0..N-1.
+ */
+void pr_fiber_tsan_renew(struct pr_fiber *f);
+
 #endif /* PAGERACE_RUNTIME_FIBER_H */

@@ -696,6 +696,8 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 		if (pr_fiber_alloc(&c->fiber, rt.opts->stack_size) != 0)
 			pr_fail("setup", NULL, "cannot map a stack for %s", name);
 		rt.fibers_ready = rt.nctx + 1;
+	} else {
+		pr_fiber_tsan_renew(&c->fiber);
 	}
 	/* strncpy pads with NULs: the name buffer is the same every run. */
 	strncpy(c->name, name, sizeof(c->name) - 1);

@@ -47,6 +47,16 @@ PR_NO_TSAN int pr_tsan_take(struct pr_tsan_report *out)
 	*out = pending;
 	out->pending = 1;
 	pr_tsan_reset();
+	/*
+	 * Named here, not in __tsan_on_report: the resolvers are model code,
+	 * instrumented, and an instrumented call from inside ThreadSanitizer's
+	 * report can need a new trace part, whose switch waits for the report
+	 * to finish -- a deadlock (seen with explore -k on add-after-insert).
+	 */
+	for (int i = 0; i < 2; i++)
+		if (out->a[i].addr)
+			pr_obj_name(out->a[i].addr, out->a[i].obj,
+				    sizeof(out->a[i].obj));
 	return 1;
 }
 
@@ -198,7 +208,8 @@ PR_NO_TSAN void __tsan_on_report(void *report)
 				      &a->size, &a->write, &a->atomic, trace,
 				      TRACE_MAX);
 		symbolize(trace, a);
-		pr_obj_name(addr, a->obj, sizeof(a->obj));
+		a->addr = addr;	/* named by pr_tsan_take (see there) */
+		snprintf(a->obj, sizeof(a->obj), "?");
 		thread_name(report, threads, tid, a->ctx, sizeof(a->ctx));
 	}
 	pr_tsan_noted(&r);

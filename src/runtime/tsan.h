@@ -31,14 +31,31 @@
 #define pr_tsan_release(addr)	__tsan_release((void *)(addr))
 #define PR_TSAN_ENABLED	1
 
+/* ThreadSanitizer's dynamic annotation: forget the history of a range. */
+void AnnotateNewMemory(const char *file, int line, const volatile void *mem,
+		       unsigned long size);
+#define pr_tsan_new_memory(p, n)	\
+	AnnotateNewMemory(__FILE__, __LINE__, (p), (unsigned long)(n))
+
 #else
 
 #define PR_NO_TSAN
 #define pr_tsan_acquire(addr)	((void)(addr))
 #define pr_tsan_release(addr)	((void)(addr))
+#define pr_tsan_new_memory(p, n)	((void)(p), (void)(n))
 #define PR_TSAN_ENABLED	0
 
 #endif
+
+/*
+ * pr_tsan_new_memory(p, n): model memory the harness resets for the next
+ * run is new memory to ThreadSanitizer.  Every reset of model state calls
+ * it on what it resets.  Without it the accesses of earlier runs stay in
+ * TSan's shadow -- four cells per 8 bytes, one evicted when all are taken
+ * -- and crowd out this run's, so whether a race is reported would depend
+ * on the runs before it: explore (run 11 after runs 0-10) and replay (run
+ * 11 alone) of the same schedule would disagree.
+ */
 
 /*
  * runtime/tsan.c: a ThreadSanitizer report seen by __tsan_on_report,
@@ -52,6 +69,7 @@ struct pr_tsan_access {
 	char func[64];		/* innermost model function, "?" unknown */
 	char where[96];		/* file:line of that frame, "" unknown */
 	char obj[64];		/* pr_obj_name of the address */
+	const void *addr;	/* the address: named by pr_tsan_take, never shown */
 	int size, write, atomic;
 };
 
