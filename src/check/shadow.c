@@ -20,12 +20,22 @@ struct lookup_key {
 	const char *fn;
 };
 
+/*
+ * Per CPU, touched only by that CPU's own context (in stress mode, its own
+ * thread): no lock.  A cache line each, so stress threads do not share one.
+ */
 static struct {
 	struct lookup_key key[MAX_NEST];
 	int depth;
 	int track_holds;
-} cpu_lookup[PR_MAX_CTX];
+} __attribute__((aligned(64))) cpu_lookup[PR_MAX_CTX];
 
+/*
+ * Per page.  holders and holder_ctx are taken and dropped on every lookup
+ * by every CPU, so they are relaxed atomics rather than state under the
+ * harness lock (which would serialise stress threads' lookups); the lock
+ * protects the rest.
+ */
 struct page_shadow {
 	int holders;
 	int holder_ctx;		/* the last context to take a held ref */
@@ -73,7 +83,7 @@ PR_NO_TSAN static int self_slot(void)
 	return self < 0 ? 0 : self;
 }
 
-PR_NO_TSAN static void shadow_lookup_begin_locked(struct address_space *mapping, unsigned long index,
+PR_NO_TSAN void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
 			 const char *fn)
 {
 	int c = self_slot();
@@ -88,7 +98,7 @@ PR_NO_TSAN static void shadow_lookup_begin_locked(struct address_space *mapping,
 	cpu_lookup[c].depth++;
 }
 
-PR_NO_TSAN static void shadow_lookup_end_locked(void)
+PR_NO_TSAN void shadow_lookup_end(void)
 {
 	int c = self_slot();
 
@@ -119,7 +129,7 @@ PR_NO_TSAN static const char *mapping_name(const struct address_space *m, char *
 	return buf;
 }
 
-PR_NO_TSAN static void shadow_lookup_found_locked(struct page *page)
+PR_NO_TSAN void shadow_lookup_found(struct page *page)
 {
 	struct lookup_key *k = current_key();
 	unsigned long flags = page_peek_flags(page);
@@ -164,44 +174,51 @@ PR_NO_TSAN static void shadow_lookup_found_locked(struct page *page)
 		shadow_hold(page);
 }
 
-PR_NO_TSAN static void shadow_track_holds_locked(int on)
+PR_NO_TSAN void shadow_track_holds(int on)
 {
 	cpu_lookup[self_slot()].track_holds = on;
 }
 
-PR_NO_TSAN static void shadow_hold_locked(struct page *page)
+PR_NO_TSAN void shadow_hold(struct page *page)
 {
 	struct page_shadow *s = ps(page);
 
 	if (s) {
-		s->holders++;
-		s->holder_ctx = pr_self();
+		__atomic_fetch_add(&s->holders, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->holder_ctx, pr_self(), __ATOMIC_RELAXED);
 	}
 }
 
-PR_NO_TSAN static void shadow_unhold_locked(struct page *page)
+PR_NO_TSAN void shadow_unhold(struct page *page)
 {
 	struct page_shadow *s = ps(page);
+	int n;
 
-	if (s && s->holders > 0)
-		s->holders--;
+	if (!s)
+		return;
+	n = __atomic_load_n(&s->holders, __ATOMIC_RELAXED);
+	while (n > 0 && !__atomic_compare_exchange_n(&s->holders, &n, n - 1, 0,
+						      __ATOMIC_RELAXED,
+						      __ATOMIC_RELAXED))
+		;
 }
 
-PR_NO_TSAN static int shadow_holders_locked(const struct page *page)
+PR_NO_TSAN int shadow_holders(const struct page *page)
 {
 	struct page_shadow *s = ps(page);
 
-	return s ? s->holders : 0;
+	return s ? __atomic_load_n(&s->holders, __ATOMIC_RELAXED) : 0;
 }
 
 PR_NO_TSAN static void shadow_reclaim_locked(struct page *page, const char *fn)
 {
 	struct page_shadow *s = ps(page);
 
-	if (s && s->holders > 0)
+	if (s && __atomic_load_n(&s->holders, __ATOMIC_RELAXED) > 0)
 		pr_fail("reclaim-held-page", page,
 			"%s took the page out of the cache while %s holds a reference from a lookup",
-			fn, pr_ctx_name(s->holder_ctx));
+			fn, pr_ctx_name(__atomic_load_n(&s->holder_ctx,
+							__ATOMIC_RELAXED)));
 }
 
 PR_NO_TSAN static void shadow_page_locked_locked(struct page *page, const char *fn)
@@ -231,62 +248,10 @@ PR_NO_TSAN static void shadow_page_unlocked_locked(struct page *page, const char
 }
 
 /*
- * The hooks: the shadow is shared by every CPU, so in stress mode each
- * hook runs under the harness lock (no-op in deterministic runs).
+ * The page-lock and reclaim hooks: their shadow is shared by every CPU,
+ * so in stress mode each runs under the harness lock (a no-op in
+ * deterministic runs).
  */
-PR_NO_TSAN void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
-			 const char *fn)
-{
-	pr_harness_lock();
-	shadow_lookup_begin_locked(mapping, index, fn);
-	pr_harness_unlock();
-}
-
-PR_NO_TSAN void shadow_lookup_end(void)
-{
-	pr_harness_lock();
-	shadow_lookup_end_locked();
-	pr_harness_unlock();
-}
-
-PR_NO_TSAN void shadow_lookup_found(struct page *page)
-{
-	pr_harness_lock();
-	shadow_lookup_found_locked(page);
-	pr_harness_unlock();
-}
-
-PR_NO_TSAN void shadow_track_holds(int on)
-{
-	pr_harness_lock();
-	shadow_track_holds_locked(on);
-	pr_harness_unlock();
-}
-
-PR_NO_TSAN void shadow_hold(struct page *page)
-{
-	pr_harness_lock();
-	shadow_hold_locked(page);
-	pr_harness_unlock();
-}
-
-PR_NO_TSAN void shadow_unhold(struct page *page)
-{
-	pr_harness_lock();
-	shadow_unhold_locked(page);
-	pr_harness_unlock();
-}
-
-PR_NO_TSAN int shadow_holders(const struct page *page)
-{
-	int r;
-
-	pr_harness_lock();
-	r = shadow_holders_locked(page);
-	pr_harness_unlock();
-	return r;
-}
-
 PR_NO_TSAN void shadow_reclaim(struct page *page, const char *fn)
 {
 	pr_harness_lock();

@@ -35,7 +35,7 @@ struct kcpu {
 	int softirq;
 	int rcu_nesting;
 	uint64_t rcu_start;
-};
+} __attribute__((aligned(64)));	/* a line each: stress threads write their own */
 
 extern struct kcpu kcpu[KCPU_SLOTS];
 extern int kernel_nr_cpus;

@@ -24,7 +24,7 @@
  *    timeout: callers re-check their condition (wake-ups may be
  *    spurious), and the timeout closes the window between that check and
  *    the wait that the deterministic scheduler closes by not switching
- *    there.  pr_wake bumps the word and wakes its sleepers.
+ *    there.  pr_wake bumps the word and wakes its sleepers, if any.
  *  - pr_fail, a crash: the first verdict of an iteration wins; the thread
  *    leaves its body (siglongjmp), the others stop at their next wait.
  *
@@ -102,7 +102,15 @@ static struct {
 	int failed;		/* a verdict is recorded (under the lock) */
 	int hlock;
 	int arrived;		/* start line: workers spin until all are here */
-	int bucket[NBUCKETS];
+	/*
+	 * Futex words of pr_block/pr_wake, hashed by wait queue.  waiters
+	 * lets a wake with nobody asleep (every unlock of an uncontended
+	 * lock, every iteration's end) skip the system call.
+	 */
+	struct {
+		int seq;	/* bumped by each wake */
+		int waiters;	/* threads in (or entering) FUTEX_WAIT */
+	} bucket[NBUCKETS];
 } st;
 
 /* Per thread. */
@@ -180,22 +188,36 @@ PR_NO_TSAN void pr_harness_unlock(void)
 
 /* ---- waiting --------------------------------------------------------- */
 
-PR_NO_TSAN static int *bucket_of(const void *waitq)
+PR_NO_TSAN static int bucket_of(const void *waitq)
 {
 	uintptr_t h = (uintptr_t)waitq;
 
 	h ^= h >> 17;
 	h *= 0x9e3779b97f4a7c15ull;
-	return &st.bucket[(h >> 32) % NBUCKETS];
+	return (int)((h >> 32) % NBUCKETS);
+}
+
+/*
+ * Bump bucket @i's word and wake its sleepers, if it has any.  The
+ * sleeper counts itself before it reads the word, the waker bumps the
+ * word before it reads the count (locked instructions, full barriers on
+ * x86-64), so one of them sees the other; where neither would, the 200 us
+ * timeout of pr_stress_block bounds the miss, as it bounds the window
+ * between a caller's check and its wait.
+ */
+PR_NO_TSAN static void wake_bucket(int i)
+{
+	__atomic_fetch_add(&st.bucket[i].seq, 1, __ATOMIC_RELAXED);
+	__asm__ __volatile__("" ::: "memory");
+	if (load(&st.bucket[i].waiters))
+		syscall(SYS_futex, &st.bucket[i].seq, FUTEX_WAKE_PRIVATE,
+			INT_MAX, NULL, NULL, 0);
 }
 
 PR_NO_TSAN static void wake_all(void)
 {
-	for (int i = 0; i < NBUCKETS; i++) {
-		__atomic_fetch_add(&st.bucket[i], 1, __ATOMIC_RELAXED);
-		syscall(SYS_futex, &st.bucket[i], FUTEX_WAKE_PRIVATE, INT_MAX,
-			NULL, NULL, 0);
-	}
+	for (int i = 0; i < NBUCKETS; i++)
+		wake_bucket(i);
 }
 
 /* Leave the body: the iteration is over for this thread. */
@@ -250,23 +272,25 @@ PR_NO_TSAN void pr_stress_spin(const struct pr_site *site, const void *obj)
 PR_NO_TSAN void pr_stress_block(const struct pr_site *site, const void *waitq)
 {
 	struct timespec ts = { 0, 200 * 1000 };
-	int *w = bucket_of(waitq);
-	int seq = load(w);
+	int i = bucket_of(waitq);
+	int seq;
 
 	pr_hot.site = site;
 	pr_hot.obj = waitq;
 	if (pr_stress_self < 0)
 		return;
 	check_waiting(waitq, "blocked");
-	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, seq, &ts, NULL, 0);
+	__atomic_fetch_add(&st.bucket[i].waiters, 1, __ATOMIC_RELAXED);
+	__asm__ __volatile__("" ::: "memory");
+	seq = load(&st.bucket[i].seq);
+	syscall(SYS_futex, &st.bucket[i].seq, FUTEX_WAIT_PRIVATE, seq, &ts,
+		NULL, 0);
+	__atomic_fetch_sub(&st.bucket[i].waiters, 1, __ATOMIC_RELAXED);
 }
 
 PR_NO_TSAN void pr_stress_wake(const void *waitq)
 {
-	int *w = bucket_of(waitq);
-
-	__atomic_fetch_add(w, 1, __ATOMIC_RELAXED);
-	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	wake_bucket(bucket_of(waitq));
 }
 
 /* ---- yield points ---------------------------------------------------- */
@@ -384,12 +408,17 @@ PR_NO_TSAN static void run_context(int i)
 	void *arg;
 	unsigned int flags;
 	static __thread char altstack[64 * 1024];
-	stack_t ss;
+	static __thread int altstack_set;
 
-	memset(&ss, 0, sizeof(ss));
-	ss.ss_sp = altstack;
-	ss.ss_size = sizeof(altstack);
-	sigaltstack(&ss, NULL);
+	if (!altstack_set) {	/* once per thread: it is a system call */
+		stack_t ss;
+
+		memset(&ss, 0, sizeof(ss));
+		ss.ss_sp = altstack;
+		ss.ss_size = sizeof(altstack);
+		sigaltstack(&ss, NULL);
+		altstack_set = 1;
+	}
 
 	pr_sched_ctx_body(i, &fn, &arg, &flags);
 	pr_stress_self = i;
@@ -422,7 +451,8 @@ PR_NO_TSAN static void run_context(int i)
 		else
 			sched_yield();	/* more threads than cores */
 #endif
-	if (sigsetjmp(me.env, 1) == 0)
+	/* No mask saved: the crash handler unblocks its signal (crash.c). */
+	if (sigsetjmp(me.env, 0) == 0)
 		fn(arg);
 	pr_sched_ctx_reset(i);
 	pr_hot.budget = PR_BUDGET_UNBOUNDED;
@@ -501,7 +531,7 @@ PR_NO_TSAN int pr_stress_iteration(uint64_t iter, struct pr_run_result *res)
 	pr_tsan_reset();
 	pr_run_options_default(&ro);
 	pr_hot.budget = PR_BUDGET_UNBOUNDED;
-	if (sigsetjmp(st.main_env, 1) == 0) {
+	if (sigsetjmp(st.main_env, 0) == 0) {
 		pr_sched_stress_setup(st.prog, &ro, &setup_res);
 		n = pr_nr_ctx();
 		if (!st.nthreads && start_threads(n)) {
