@@ -103,7 +103,7 @@ else
 fi
 
 echo
-echo "--jobs speed-up, lookup-truncate.scn, random, 1M runs (nproc: $(nproc 2>/dev/null || echo ?)):"
+echo "--jobs speed-up, lookup-truncate.scn, its explore line (pct d=3), 1M runs (nproc: $(nproc 2>/dev/null || echo ?)):"
 for j in 1 2; do
 	"$PAGERACE" explore --json -j $j -n 1000000 --trace-dir "$tmp/tr" \
 		"$srcdir/scenarios/lookup-truncate.scn" >"$tmp/j$j"
