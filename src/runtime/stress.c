@@ -44,8 +44,9 @@
  * iteration's accesses are ordered before the next one's setup.  Within
  * an iteration the harness adds none: the futex words and the stop flags
  * are relaxed atomics, and pr_harness_lock (which serialises the
- * harness's own bookkeeping: the RCU queue and clock, the detectors'
- * shadow state, the slab free lists) is a relaxed exchange, so
+ * harness's own bookkeeping: the RCU callback queue, the page-lock and
+ * reclaim shadow, the slab free lists -- not the per-lookup paths, see
+ * kernel/rcu.c and check/shadow.c) is a relaxed exchange, so
  * ThreadSanitizer derives no ordering from them and reports the races
  * the model has, not fewer.
  */
