@@ -13,7 +13,9 @@
  * The read side takes no lock -- it runs on every lookup, and a lock there
  * would serialise the lockless lookups whose scaling stress measures: a
  * section start reads the clock and publishes itself in the CPU's own
- * kcpu with relaxed atomics, then a full fence, which is what makes the
+ * kcpu with relaxed atomics, then a full fence (ThreadSanitizer models
+ * no fences, so it adds no happens-before edge: RCU's guarantees to the
+ * model are the rcu.gp annotations below), which is what makes the
  * grace period sound: the start is visible to the daemon before the
  * reader's first load of a protected pointer, and an updater's unpublish
  * (before its call_rcu tick) is visible to a reader that read the new tick.
@@ -64,22 +66,6 @@ PR_NO_TSAN void rcu_reset(void)
 }
 
 /*
- * A full fence ThreadSanitizer does not see: the read side's ordering is
- * the RCU implementation's, not a happens-before edge between CPUs (those
- * are stated with pr_tsan_release/acquire on rcu.gp, above).  On x86-64 an
- * mfence; elsewhere the C11 fence, which the ThreadSanitizer flavour does
- * not build for.
- */
-PR_NO_TSAN static inline void rcu_full_fence(void)
-{
-#if defined(__x86_64__)
-	__asm__ __volatile__("mfence" ::: "memory");
-#else
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
-}
-
-/*
  * No CPU is in a read-side section that began before @stamp.  Reads other
  * CPUs' kcpu (relaxed atomics: in stress mode they run meanwhile).
  */
@@ -111,9 +97,10 @@ PR_NO_TSAN void rcu_read_lock(void)
 				 __atomic_load_n(&rcu.clock, __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&c->rcu_nesting, 1, __ATOMIC_RELAXED);
-		rcu_full_fence();
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	} else {
-		c->rcu_nesting++;
+		__atomic_store_n(&c->rcu_nesting, c->rcu_nesting + 1,
+				 __ATOMIC_RELAXED);
 	}
 }
 
@@ -129,13 +116,14 @@ PR_NO_TSAN void rcu_read_unlock(void)
 		pr_tsan_release(&rcu.gp);
 		__atomic_store_n(&c->rcu_nesting, 0, __ATOMIC_RELAXED);
 		/* Seen leaving by whoever queues or waits next, or we see them. */
-		rcu_full_fence();
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		/* A grace period may have ended: let its waiters look. */
 		wake = (__atomic_load_n(&rcu.head, __ATOMIC_RELAXED) ||
 			__atomic_load_n(&rcu.sync_waiters, __ATOMIC_RELAXED)) &&
 		       pr_self() >= 0;
 	} else {
-		c->rcu_nesting--;
+		__atomic_store_n(&c->rcu_nesting, c->rcu_nesting - 1,
+				 __ATOMIC_RELAXED);
 	}
 	if (wake)
 		pr_wake(&rcu.waitq);

@@ -125,7 +125,9 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 	if (__atomic_load_n(&lock->owner, __ATOMIC_RELAXED) != klock_id(self))
 		pr_fail("bad-unlock", lock,
 			"%s unlocks a spinlock held by %s (taken in %s)",
-			ctx_label(self), ctx_label(klock_ctx(lock->owner)),
+			ctx_label(self),
+			ctx_label(klock_ctx(__atomic_load_n(&lock->owner,
+							    __ATOMIC_RELAXED))),
 			lock->site ? lock->site->func : "?");
 	lock->site = NULL;
 	__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
