@@ -50,11 +50,13 @@ void AnnotateNewMemory(const char *file, int line, const volatile void *mem,
 /*
  * pr_tsan_new_memory(p, n): model memory the harness resets for the next
  * run is new memory to ThreadSanitizer.  Every reset of model state calls
- * it on what it resets.  Without it the accesses of earlier runs stay in
- * TSan's shadow -- four cells per 8 bytes, one evicted when all are taken
- * -- and crowd out this run's, so whether a race is reported would depend
- * on the runs before it: explore (run 11 after runs 0-10) and replay (run
- * 11 alone) of the same schedule would disagree.
+ * it on what it resets.  TSan keeps four shadow cells per 8 bytes and,
+ * when all are taken, evicts the one the accessing thread's trace position
+ * picks.  Cells left by earlier runs, and fibers whose traces ran on from
+ * earlier runs, made whether run N's race is reported depend on runs
+ * 0..N-1: explore (run 11 after runs 0-10) and replay (run 11 alone) of
+ * one schedule disagreed.  This, with a new TSan fiber per context per run
+ * (pr_fiber_tsan_renew), starts every run from a clean history.
  */
 
 /*
