@@ -41,7 +41,23 @@ struct explore_state {
 	char first_path[4096];
 	int tty;
 	double t0, last_progress;
+	uint64_t blocked;	/* runs a systematic strategy abandoned */
+	int stopped;		/* STOP_*: why the loop ended early */
 };
+
+enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_FAILURE, STOP_INTERRUPT };
+
+/*
+ * coverage.c: the strategies explore knows, checked against the other
+ * options (@cmd names the command in errors); and what an exploration
+ * covered, as one statement: "exhaustive: ...", "bounded: ...",
+ * "sampled: ..." or "incomplete: ...", and its first word.
+ */
+int explore_check_strategy(const struct explore_opts *o, const char *cmd);
+int explore_systematic(const char *strategy);
+void explore_coverage_text(const struct explore_state *st, char *buf,
+			   size_t len);
+const char *explore_coverage_kind(const struct explore_state *st);
 
 /*
  * Run @run failed with @res and schedule @rec: save its trace and print
@@ -71,6 +87,7 @@ struct explore_summary {
 	int has_first;
 	uint64_t ff_run, ff_step;
 	const char *ff_kind, *ff_message, *ff_trace;
+	const char *coverage, *coverage_kind;	/* NULL: not known */
 };
 
 /* merge.c: one JSON object on one line. */

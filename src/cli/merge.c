@@ -60,6 +60,12 @@ void explore_summary_print(FILE *f, const struct explore_summary *s)
 	if (s->pct)
 		fprintf(f, ",\"pct_depth\":%d,\"pct_steps\":%llu", s->pct_depth,
 			(unsigned long long)s->pct_steps);
+	if (s->coverage) {
+		fprintf(f, ",\"coverage\":");
+		json_string(f, s->coverage_kind);
+		fprintf(f, ",\"coverage_statement\":");
+		json_string(f, s->coverage);
+	}
 	if (s->has_first) {
 		fprintf(f, ",\"first_failure\":{\"run\":%llu,\"kind\":",
 			(unsigned long long)s->ff_run);

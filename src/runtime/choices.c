@@ -57,3 +57,30 @@ PR_NO_TSAN void sched_build_choices(struct pr_choices *cs, enum pr_reason reason
 	cs->seg_code = sched_rt.seg_code;
 	cs->at = sched_rt.cur >= 0 ? sched_ctx_at(sched_rt.cur) : NULL;
 }
+
+PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
+{
+	const struct pr_ctx *c;
+
+	memset(p, 0, sizeof(*p));
+	if (code >= PR_CHOICE_EVENT) {
+		code -= PR_CHOICE_EVENT;
+		if (code >= sched_rt.ninj)
+			return -1;
+		p->ctx = sched_rt.inj[code].ctx;
+		p->runnable = sched_inj_enabled(&sched_rt.inj[code]);
+		return 0;
+	}
+	if (code < 0 || code >= sched_rt.nctx)
+		return -1;
+	c = &sched_rt.ctx[code];
+	p->ctx = code;
+	p->runnable = c->state == CTX_RUNNABLE;
+	p->site = sched_ctx_at(code);
+	p->obj = code == sched_rt.cur ? pr_hot.obj : c->at_obj;
+	if (p->site == &sched_site_iret) {
+		p->site = c->irq_at;
+		p->obj = c->irq_obj;
+	}
+	return 0;
+}

@@ -21,6 +21,7 @@
  *    grows geometrically and is kept between runs.
  */
 #include "runtime/sched_state.h"
+#include "runtime/effects.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,11 @@ PR_NO_TSAN void sched_decide(enum pr_reason reason)
 		return;
 	}
 	idx = sched_rt.strat->ops->pick(sched_rt.strat, cs, &budget);
+	if (idx == PR_PICK_ABANDON) {
+		/* Nothing new can follow (a systematic strategy's pruning). */
+		sched_rt.res->abandoned = 1;
+		sched_fail_now();
+	}
 	if (idx < 0 || idx >= cs->n) {
 		sched_verdict(sched_rt.cur, "divergence", NULL, "%s",
 			       sched_rt.strat->error[0] ? sched_rt.strat->error
@@ -205,6 +211,9 @@ PR_NO_TSAN static void run_event(struct pr_ctx *c)
 	struct pr_injection *e = &sched_rt.inj[c->pending_event];
 
 	c->pending_event = -1;
+	/* What the context does when it resumes: for pr_sched_pending. */
+	c->irq_at = pr_hot.site;
+	c->irq_obj = pr_hot.obj;
 	c->in_event++;
 	c->events_off++;
 	/* This context's events are masked now: the choices changed. */
@@ -329,6 +338,7 @@ PR_NO_TSAN void pr_wake(const void *waitq)
 		pr_stress_wake(waitq);
 		return;
 	}
+	pr_effect(waitq, 0, PR_EFF_WAKE);
 	for (int i = 0; i < sched_rt.nctx; i++) {
 		struct pr_ctx *c = &sched_rt.ctx[i];
 

@@ -39,6 +39,8 @@ struct pr_ctx {
 	int started;
 	const struct pr_site *at;	/* last yield point, while switched out */
 	const void *at_obj;
+	const struct pr_site *irq_at;	/* where an interrupt came in */
+	const void *irq_obj;
 	struct pr_fiber fiber;	/* stack kept across runs */
 };
 

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * coverage.c - what an exploration covered, said once and exactly.
+ *
+ * A clean verdict is only as strong as the search behind it:
+ *   exhaustive  every execution (dfs) or every equivalence class of
+ *               executions (dpor) ran, under the memory model named;
+ *   bounded     every execution with at most K preemptions ran (dfs), and
+ *               the bound did cut some off;
+ *   sampled     N runs drawn by a sampler (random, pct): no claim beyond
+ *               them;
+ *   incomplete  a systematic search stopped early (budget, time, or the
+ *               first failure), so it proves nothing about the rest.
+ * A search that ran out of budget never says "exhaustive".  The memory
+ * model is sequential consistency: pagerace has no other yet.
+ */
+#include "cli/explore.h"
+#include "strategy/strategy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int explore_systematic(const char *strategy)
+{
+	return !strcmp(strategy, "dfs") || !strcmp(strategy, "dpor");
+}
+
+int explore_check_strategy(const struct explore_opts *o, const char *cmd)
+{
+	static const char *const known[] = { "random", "pct", "dfs", "dpor" };
+	int ok = 0;
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		ok |= !strcmp(o->strategy, known[i]);
+	if (!ok) {
+		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, dfs, dpor)\n",
+			pr_argv0, cmd, o->strategy);
+		return -1;
+	}
+	if (o->params.has_bound && strcmp(o->strategy, "dfs")) {
+		fprintf(stderr, "%s %s: error: --preemption-bound applies to dfs only%s\n",
+			pr_argv0, cmd, !strcmp(o->strategy, "dpor") ?
+			" (a bound does not combine soundly with dpor's reduction; use -s dfs)" : "");
+		return -1;
+	}
+	if (explore_systematic(o->strategy) && (o->jobs > 1 || o->shards)) {
+		fprintf(stderr, "%s %s: error: %s explores one tree in one process; --jobs and --shard split samplers' runs only\n",
+			pr_argv0, cmd, o->strategy);
+		return -1;
+	}
+	return 0;
+}
+
+static void coverage_of(const struct explore_state *st, struct pr_coverage *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->bound = -1;
+	if (st->strat && st->strat->ops->coverage)
+		st->strat->ops->coverage(st->strat, c);
+}
+
+const char *explore_coverage_kind(const struct explore_state *st)
+{
+	struct pr_coverage c;
+
+	if (!explore_systematic(st->o.strategy))
+		return "sampled";
+	coverage_of(st, &c);
+	if (!c.complete)
+		return "incomplete";
+	return c.bound >= 0 && c.bound_cut ? "bounded" : "exhaustive";
+}
+
+static const char *stop_reason(int stopped)
+{
+	switch (stopped) {
+	case STOP_BUDGET:	return "the execution budget (--runs) ran out";
+	case STOP_TIME:		return "the time budget (--time) ran out";
+	case STOP_FAILURE:	return "at the first failure";
+	case STOP_INTERRUPT:	return "interrupted";
+	}
+	return "stopped early";
+}
+
+void explore_coverage_text(const struct explore_state *st, char *buf,
+			   size_t len)
+{
+	const struct explore_opts *o = &st->o;
+	const char *kind = explore_coverage_kind(st);
+	const char *result = st->failures ? "failures found" : "no failure";
+	char how[96];
+	struct pr_coverage c;
+
+	if (!explore_systematic(o->strategy)) {
+		if (!strcmp(o->strategy, "pct"))
+			snprintf(how, sizeof(how), "pct d=%d", o->params.pct_depth);
+		else
+			snprintf(how, sizeof(how), "%s", o->strategy);
+		snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",
+			 (unsigned long long)st->done, how, result);
+		return;
+	}
+	coverage_of(st, &c);
+	snprintf(how, sizeof(how), "%s", o->strategy);
+	if (c.blocked)
+		snprintf(how, sizeof(how), "%s, %llu sleep-set blocked",
+			 o->strategy, (unsigned long long)c.blocked);
+	if (!strcmp(kind, "incomplete")) {
+		if (c.bound >= 0)
+			snprintf(how, sizeof(how), "%s, preemption bound %d",
+				 o->strategy, c.bound);
+		snprintf(buf, len, "incomplete: stopped after %llu executions "
+			 "(%s), %s; memory sc, %s",
+			 (unsigned long long)c.executions, how,
+			 stop_reason(st->stopped), result);
+	} else if (!strcmp(kind, "bounded")) {
+		snprintf(buf, len, "bounded: preemption bound %d, %llu executions "
+			 "(%s), memory sc, %s", c.bound,
+			 (unsigned long long)c.executions, how, result);
+	} else {
+		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory sc, %s",
+			 (unsigned long long)c.executions, how,
+			 c.bound >= 0 ? "; the preemption bound cut nothing" : "",
+			 result);
+	}
+}
