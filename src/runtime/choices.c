@@ -78,7 +78,10 @@ PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
 	p->runnable = c->state == CTX_RUNNABLE;
 	p->site = sched_ctx_at(code);
 	p->obj = code == sched_rt.cur ? pr_hot.obj : c->at_obj;
-	if (p->site == &sched_site_iret) {
+	if (p->site == &sched_site_start) {
+		p->site = NULL;		/* not started: no access pending */
+		p->obj = NULL;
+	} else if (p->site == &sched_site_iret) {
 		p->site = c->irq_at;
 		p->obj = c->irq_obj;
 	}

@@ -162,7 +162,8 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 		/* Back on the main stack: every context is done or stuck. */
 		pr_tsan_acquire(&sched_end_sync);
 		pr_hot.budget = sched_rt.budget_start = PR_BUDGET_UNBOUNDED;
-		if (!res->failed && !res->diverged && prog->finish)
+		if (!res->failed && !res->diverged && !res->abandoned &&
+		    prog->finish)
 			prog->finish(prog->arg);
 		if (pr_tsan_pending())
 			sched_tsan_fail();

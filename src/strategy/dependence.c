@@ -24,7 +24,9 @@
  *  4. interrupts: delivering an injection to context c depends on every
  *     step that runs on c (its own code and its handlers) and on every
  *     other delivery to c: it changes what c does next.  Disabling and
- *     enabling interrupts are steps of c, so they are covered.
+ *     enabling interrupts are steps of c, so they are covered.  Except
+ *     c's first step, which only reaches c's first yield point: a handler
+ *     delivered before it or after it finds the same state.
  *  5. overflow: a step whose effects overflowed the record depends on
  *     everything.
  * Steps of the same process are ordered by the process itself and never
@@ -129,7 +131,7 @@ PR_NO_TSAN static int enables_or_redirects(const struct pr_event *a,
 		return 1;
 	if (a->kind == PR_K_BLOCK && wakes(b, a->obj))
 		return 1;
-	if (a->kind == PR_EV_FIRE && b->ctx == a->ctx)
+	if (a->kind == PR_EV_FIRE && b->ctx == a->ctx && b->kind != PR_EV_START)
 		return 1;
 	return 0;
 }

@@ -113,8 +113,8 @@ struct pr_coverage {
  * pr_choice_code gives it): for a context, the yield point where it
  * stopped and the object its access touches -- the access it makes
  * first when it runs again (a context interrupted there makes it after
- * the handler returns); for an injection, @ctx is the context it
- * interrupts and @site is NULL.  @runnable: the context is not blocked,
+ * the handler returns); @site is NULL for a context not started yet;
+ * for an injection, @ctx is the context it interrupts and @site is NULL.  @runnable: the context is not blocked,
  * spinning or done.  Returns -1 for a code that names nothing.
  */
 struct pr_pending {

@@ -68,6 +68,18 @@ PR_NO_TSAN struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n
 	return &t->sleepers[t->nsleepers];
 }
 
+PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
+					    const struct pr_tnode *nd, int p)
+{
+	pr_procset s = 0;
+	int ctx = p < PR_MAX_CTX ? p : t->target[p];
+
+	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
+		if ((nd->enabled & (1u << q)) && t->target[q] == ctx)
+			s |= 1u << q;
+	return s;
+}
+
 /* Did the decision at @nd preempt the context that could have gone on? */
 PR_NO_TSAN static int preempts(const struct pr_tnode *nd)
 {
@@ -87,6 +99,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		p = pr_event_proc(pr_choice_code(&cs->c[i]));
 		en |= 1u << p;
 		idx_of[p] = i;
+		t->target[p] = cs->c[i].ctx;
 	}
 	if (cs->current >= 0)
 		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
@@ -128,6 +141,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->done |= 1u << p;
 	}
 	pr_event_begin(&nd->ev, pr_proc_code(nd->chosen));
+	if (nd->ev.kind != PR_EV_START)
+		nd->backtrack |= pr_tree_interrupts_of(t, nd, nd->chosen);
 	t->pos++;
 	*budget = 1;
 	return idx_of[nd->chosen];

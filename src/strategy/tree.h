@@ -61,6 +61,7 @@ struct pr_tree {
 	struct pr_event *sleepers;	/* dpor's sleep sets' steps */
 	size_t nsleepers, capsleepers;
 
+	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
 	int abandoned;		/* this execution */
 	int exhausted;
 	int bound_cut;
@@ -75,6 +76,18 @@ int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		 int64_t *budget);
 void pr_tree_end_run(struct pr_tree *t);
 void pr_tree_coverage(const struct pr_tree *t, struct pr_coverage *c);
+
+/*
+ * The injections enabled at @nd that interrupt the context process @p
+ * runs on.  Delivering an interrupt depends on every step of its context
+ * (dependence.c, rule 4), and an interrupt need never be delivered, so no
+ * later step of an execution races with the delivery it did not make:
+ * a node taking a step of context c must explore c's interrupts too, or
+ * no execution would ever deliver them there (c's first step excepted:
+ * it commutes with deliveries, dependence.c).
+ */
+pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
+				 const struct pr_tnode *nd, int p);
 
 /* For policies: room for @n more sleeping steps; NULL if out of memory. */
 struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
