@@ -146,7 +146,8 @@ PR_NO_TSAN static const struct pr_effect *range_at(const struct pr_event *e,
 	return &e->eff[i];
 }
 
-PR_NO_TSAN int pr_dependent(const struct pr_event *a, const struct pr_event *b)
+PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
+				 const struct pr_event *b)
 {
 	struct pr_effect aa, ab;
 	int ha, hb, na, nb;

@@ -61,6 +61,33 @@ void pr_event_begin(struct pr_event *e, int code);
 void pr_event_finish(struct pr_event *e);
 
 /* Do @a and @b (of different processes) fail to commute? */
-int pr_dependent(const struct pr_event *a, const struct pr_event *b);
+int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
+
+/*
+ * The common case inline: two plain accesses with no effects (no spin or
+ * sleep resumption, no interrupt delivery, nothing overflowed).
+ */
+#define PR_EV_PLAIN(e)	((e)->neff == 0 && !((e)->flags & PR_EV_ALL) &&	\
+			 (e)->kind != PR_K_SPIN && (e)->kind != PR_K_BLOCK &&	\
+			 (e)->kind != PR_EV_FIRE)
+static inline int pr_dependent(const struct pr_event *a,
+			       const struct pr_event *b)
+{
+	uintptr_t xa, ya;
+
+	if (!PR_EV_PLAIN(a) || !PR_EV_PLAIN(b))
+		return pr_dependent_slow(a, b);
+	if (!a->obj || !b->obj || !((a->flags | b->flags) & PR_EV_WROTE))
+		return 0;
+	/* Accesses that touch memory but write nothing: loads. */
+	if (a->kind == PR_K_YIELD || a->kind == PR_K_FENCE ||
+	    a->kind == PR_EV_START || b->kind == PR_K_YIELD ||
+	    b->kind == PR_K_FENCE || b->kind == PR_EV_START)
+		return 0;
+	xa = (uintptr_t)a->obj;
+	ya = (uintptr_t)b->obj;
+	return xa < ya + (b->size ? b->size : 1) &&
+	       ya < xa + (a->size ? a->size : 1);
+}
 
 #endif /* PAGERACE_STRATEGY_DEPENDENCE_H */

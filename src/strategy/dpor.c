@@ -151,25 +151,39 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 	}
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = SIZE_MAX;
-	for (size_t i = 0; i < n; i++) {
+	/* The replayed prefix's steps and clocks are the last execution's. */
+	for (size_t i = 0; i < t->fresh && i < n; i++) {
+		int pi = t->node[i].ev.proc;
+
+		count[pi]++;
+		last[pi] = i;
+	}
+	for (size_t i = t->fresh; i < n; i++) {
 		const struct pr_event *ei = &t->node[i].ev;
 		uint32_t *ci = CLK(d, i);
-		int pi = ei->proc;
+		uint32_t cnt[PR_MAX_PROCS];
+		int pi = ei->proc, uncovered = 0;
 		size_t nraces = 0;
 
 		if (last[pi] != SIZE_MAX)
 			memcpy(ci, CLK(d, last[pi]), PR_MAX_PROCS * sizeof(*ci));
 		else
 			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
-		for (size_t j = i; j-- > 0;) {
+		/*
+		 * cnt[q]: q's steps in [0, j]; uncovered: the processes with
+		 * steps there not yet known to happen before e_i.  None left:
+		 * nothing earlier can race with e_i.
+		 */
+		memcpy(cnt, count, sizeof(cnt));
+		for (int q = 0; q < PR_MAX_PROCS; q++)
+			uncovered += cnt[q] > ci[q];
+		for (size_t j = i; uncovered && j-- > 0;) {
 			const struct pr_event *ej = &t->node[j].ev;
 			const uint32_t *cj = CLK(d, j);
+			int pj = ej->proc;
 
-			if (ej->proc == pi || covered(ci, d, j, ej->proc))
-				continue;
-			if (!pr_dependent(ej, ei))
-				continue;
-			if (i >= t->fresh) {
+			if (pj != pi && !covered(ci, d, j, pj) &&
+			    pr_dependent(ej, ei)) {
 				if (nraces == d->capraces) {
 					size_t c = d->capraces ? 2 * d->capraces : 64;
 					size_t *nr = realloc(d->races, c * sizeof(*nr));
@@ -180,10 +194,16 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 					d->capraces = c;
 				}
 				d->races[nraces++] = j;
+				for (int q = 0; q < PR_MAX_PROCS; q++)
+					if (cj[q] > ci[q]) {
+						uncovered -= cnt[q] > ci[q] &&
+							     cnt[q] <= cj[q];
+						ci[q] = cj[q];
+					}
 			}
-			for (int q = 0; q < PR_MAX_PROCS; q++)
-				if (cj[q] > ci[q])
-					ci[q] = cj[q];
+			/* e_j is behind us now. */
+			if (cnt[pj]-- > ci[pj] && cnt[pj] <= ci[pj])
+				uncovered--;
 		}
 		d->seq[i] = ++count[pi];
 		ci[pi] = d->seq[i];
