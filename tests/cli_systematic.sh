@@ -34,7 +34,7 @@ run() {
 }
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
 
-echo "1..22"
+echo "1..26"
 
 # ---- failures are found, saved, replayed, shown and minimised
 for s in dpor dfs; do
@@ -126,11 +126,22 @@ run 2 "$PAGERACE" explore -q -s dpor --preemption-bound 2 message-passing
 grep -q 'dfs only' "$tmp/err"
 ok $? "dpor with a bound: exit 2, use dfs"
 run 2 "$PAGERACE" explore -q -s dfs --jobs 2 message-passing
-grep -q 'one process' "$tmp/err"
+grep -q "split its tree with --shard" "$tmp/err"
 ok $? "dfs with --jobs: exit 2, said why"
 run 2 "$PAGERACE" explore -q -s nope message-passing
 grep -q "unknown strategy 'nope' (random, pct, dfs, dpor)" "$tmp/err"
 ok $? "an unknown strategy lists the known ones"
+
+# ---- a split search: dfs's shards add up to the whole tree
+total=0
+for i in 0 1 2; do
+	"$PAGERACE" explore -q --no-timing -s dfs --shard $i/3 message-passing-fixed \
+		>"$tmp/out" 2>"$tmp/err"
+	e=$(cov | sed -n 's/^exhaustive: \([0-9]*\) executions (dfs, shard [0-9]\/3).*/\1/p')
+	total=$((total + ${e:-0}))
+done
+test "$total" -eq 83396
+ok $? "dfs --shard 0/3 1/3 2/3: $total executions in all, as unsplit (83396)"
 
 # ---- both flavours search alike
 if [ -x "${PAGERACE_TSAN:-}" ]; then

@@ -43,8 +43,8 @@ int explore_check_strategy(const struct explore_opts *o, const char *cmd)
 			" (a bound does not combine soundly with dpor's reduction; use -s dfs)" : "");
 		return -1;
 	}
-	if (explore_systematic(o->strategy) && (o->jobs > 1 || o->shards)) {
-		fprintf(stderr, "%s %s: error: %s explores one tree in one process; --jobs and --shard split samplers' runs only\n",
+	if (explore_systematic(o->strategy) && o->jobs > 1) {
+		fprintf(stderr, "%s %s: error: %s does not fork workers; split its tree with --shard I/N and 'merge' (doc/systematic.md)\n",
 			pr_argv0, cmd, o->strategy);
 		return -1;
 	}
@@ -82,6 +82,20 @@ static const char *stop_reason(int stopped)
 	return "stopped early";
 }
 
+void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
+			  uint64_t failures, char *buf, size_t len)
+{
+	char how[64];
+
+	if (!strcmp(strategy, "pct"))
+		snprintf(how, sizeof(how), "pct d=%d", pct_depth);
+	else
+		snprintf(how, sizeof(how), "%s", strategy);
+	snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",
+		 (unsigned long long)runs, how,
+		 failures ? "failures found" : "no failure");
+}
+
 void explore_coverage_text(const struct explore_state *st, char *buf,
 			   size_t len)
 {
@@ -92,12 +106,8 @@ void explore_coverage_text(const struct explore_state *st, char *buf,
 	struct pr_coverage c;
 
 	if (!explore_systematic(o->strategy)) {
-		if (!strcmp(o->strategy, "pct"))
-			snprintf(how, sizeof(how), "pct d=%d", o->params.pct_depth);
-		else
-			snprintf(how, sizeof(how), "%s", o->strategy);
-		snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",
-			 (unsigned long long)st->done, how, result);
+		explore_sampled_text(o->strategy, o->params.pct_depth, st->done,
+				     st->failures, buf, len);
 		return;
 	}
 	coverage_of(st, &c);
@@ -105,6 +115,12 @@ void explore_coverage_text(const struct explore_state *st, char *buf,
 	if (c.blocked)
 		snprintf(how, sizeof(how), "%s, %llu sleep-set blocked",
 			 o->strategy, (unsigned long long)c.blocked);
+	if (c.shards) {
+		size_t l = strlen(how);
+
+		snprintf(how + l, sizeof(how) - l, ", shard %u/%u", c.shard,
+			 c.shards);
+	}
 	if (!strcmp(kind, "incomplete")) {
 		if (c.bound >= 0)
 			snprintf(how, sizeof(how), "%s, preemption bound %d",
@@ -122,5 +138,11 @@ void explore_coverage_text(const struct explore_state *st, char *buf,
 			 (unsigned long long)c.executions, how,
 			 c.bound >= 0 ? "; the preemption bound cut nothing" : "",
 			 result);
+	}
+	if (c.shards > 1 && strcmp(kind, "incomplete")) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, len - l, "; this shard's part only: merge all %u for the whole tree",
+			 c.shards);
 	}
 }

@@ -592,6 +592,10 @@ int cmd_explore(int argc, char **argv)
 		if (st.tg.scn)	/* the calibration runs are not explored */
 			scenario_reset_stats(st.tg.scn);
 	}
+	if (explore_systematic(o->strategy)) {
+		o->params.shard = o->shard;
+		o->params.shards = o->shards;
+	}
 	st.strat = pr_strategy_create(o->strategy, &o->params);
 	if (!st.strat) {
 		fprintf(stderr, "%s explore: error: cannot create strategy %s\n",
@@ -602,7 +606,9 @@ int cmd_explore(int argc, char **argv)
 	/* Slice I of N: runs * I / N up to runs * (I + 1) / N, exactly. */
 	st.lo = o->first_run;
 	st.len = o->runs;
-	if (o->shards) {
+	if (o->shards && explore_systematic(o->strategy)) {
+		/* The strategy splits its tree instead; the budget is a shard's. */
+	} else if (o->shards) {
 		uint64_t base = o->runs / o->shards, rem = o->runs % o->shards;
 
 		st.lo += base * o->shard + (o->shard < rem ? o->shard : rem);

@@ -58,6 +58,9 @@ int explore_systematic(const char *strategy);
 void explore_coverage_text(const struct explore_state *st, char *buf,
 			   size_t len);
 const char *explore_coverage_kind(const struct explore_state *st);
+/* A sampler's statement from its counts (merge recomputes it). */
+void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
+			  uint64_t failures, char *buf, size_t len);
 
 /*
  * Run @run failed with @res and schedule @rec: save its trace and print

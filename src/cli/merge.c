@@ -355,6 +355,13 @@ static int parse_summary(struct parser *ps, struct shard_in *in)
 			in->s.pct = 1;
 		} else if (!strcmp(key, "first_failure")) {
 			rc = parse_first_failure(ps, in);
+		} else if (!strcmp(key, "coverage") ||
+			   !strcmp(key, "coverage_statement")) {
+			/* Recomputed for the whole: a shard's says less. */
+			char *s = parse_string(ps);
+
+			rc = s ? 0 : -1;
+			free(s);
 		} else {
 			char m[96];
 
@@ -506,6 +513,7 @@ int cmd_merge(int argc, char **argv)
 	};
 	struct shard_in *in = NULL, **by = NULL;
 	struct explore_summary m;
+	char cov[256];
 	int c, nin, timing = 1, rc = EXIT_BADINPUT;
 	uint64_t total = 0, n;
 
@@ -614,6 +622,10 @@ int cmd_merge(int argc, char **argv)
 		if (s->failures && !m.keep_going)
 			break;
 	}
+	explore_sampled_text(m.strategy, m.pct_depth, m.runs, m.failures, cov,
+			     sizeof(cov));
+	m.coverage = cov;
+	m.coverage_kind = "sampled";
 	explore_summary_print(stdout, &m);
 	rc = m.failures ? EXIT_FOUND : EXIT_NOFAIL;
 out:

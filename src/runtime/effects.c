@@ -14,21 +14,22 @@
 
 #include <string.h>
 
+int pr_effects_on;
+
 static struct {
-	int on;
 	int n;			/* recorded; PR_MAX_EFFECTS + 1: overflowed */
 	struct pr_effect e[PR_MAX_EFFECTS];
 } eff;
 
 PR_NO_TSAN void pr_effects_track(int on)
 {
-	eff.on = on;
+	pr_effects_on = on;
 	eff.n = 0;
 }
 
-PR_NO_TSAN void pr_effect(const void *obj, size_t size, int kind)
+PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind)
 {
-	if (!eff.on || pr_stress_on || pr_self() < 0)
+	if (pr_stress_on || pr_self() < 0)
 		return;
 	/* The same touch twice in one step says nothing new. */
 	for (int i = 0; i < eff.n && i < PR_MAX_EFFECTS; i++)

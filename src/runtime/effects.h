@@ -18,6 +18,7 @@
 #define PAGERACE_RUNTIME_EFFECTS_H
 
 #include <stddef.h>
+#include "runtime/tsan.h"
 
 enum pr_effect_kind {
 	PR_EFF_READ = 1,	/* reads [obj, obj + size) */
@@ -34,8 +35,19 @@ struct pr_effect {
 /* The effects one step may record before they are summarised as "all". */
 #define PR_MAX_EFFECTS	8
 
-/* Called by kernel code: this step reads or writes [obj, obj + size). */
-void pr_effect(const void *obj, size_t size, int kind);
+/*
+ * Called by kernel code: this step reads or writes [obj, obj + size).
+ * A load and a branch when no strategy asks (pr_effects_on is 0): the
+ * samplers and pagerace-tsan's runs do not even make the call.
+ */
+extern int pr_effects_on;
+void pr_effect_slow(const void *obj, size_t size, int kind);
+PR_NO_TSAN static inline void pr_effect(const void *obj, size_t size,
+					 int kind)
+{
+	if (__builtin_expect(pr_effects_on, 0))
+		pr_effect_slow(obj, size, kind);
+}
 
 /* Strategies: record effects from now on (1) or stop (0). */
 void pr_effects_track(int on);

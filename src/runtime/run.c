@@ -175,7 +175,14 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	sched_rt.in_run = 0;
 	res->steps = sched_rt.steps;
 	res->preemptions = sched_rt.preemptions;
+	strat->foreign = 0;
 	strat->ops->end_run(strat, sched_rt.steps);
+	if (strat->foreign) {
+		/* Another shard's run: it reports it. */
+		res->failed = 0;
+		res->abandoned = 1;
+		memset(&res->verdict, 0, sizeof(res->verdict));
+	}
 	return res->failed || res->diverged;
 }
 

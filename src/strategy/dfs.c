@@ -65,8 +65,11 @@ PR_NO_TSAN static int dfs_pick(struct pr_strategy *s, const struct pr_choices *c
 
 PR_NO_TSAN static void dfs_end(struct pr_strategy *s, uint64_t steps)
 {
+	struct pr_tree *t = &((struct dfs_strategy *)s)->tree;
+
 	(void)steps;
-	pr_tree_end_run(&((struct dfs_strategy *)s)->tree);
+	pr_tree_end_run(t);
+	s->foreign = t->foreign;
 }
 
 PR_NO_TSAN static int dfs_exhausted(struct pr_strategy *s)
@@ -105,6 +108,7 @@ PR_NO_TSAN struct pr_strategy *pr_dfs_create(const struct pr_strategy_params *p)
 	d->base.ops = &dfs_ops;
 	pr_tree_init(&d->tree, &dfs_policy, p && p->has_bound ? p->preemption_bound : -1,
 		     d->base.error, sizeof(d->base.error));
-	/* dfs needs no effects; they are recorded for the events' sake only. */
+	if (p && p->shards)
+		pr_tree_split(&d->tree, p->shard, p->shards);
 	return &d->base;
 }

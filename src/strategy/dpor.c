@@ -234,8 +234,11 @@ PR_NO_TSAN static int dpor_pick(struct pr_strategy *s, const struct pr_choices *
 
 PR_NO_TSAN static void dpor_end(struct pr_strategy *s, uint64_t steps)
 {
+	struct pr_tree *t = &((struct dpor_strategy *)s)->tree;
+
 	(void)steps;
-	pr_tree_end_run(&((struct dpor_strategy *)s)->tree);
+	pr_tree_end_run(t);
+	s->foreign = t->foreign;
 	pr_effects_track(0);
 }
 
@@ -283,5 +286,8 @@ PR_NO_TSAN struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p
 	d->base.ops = &dpor_ops;
 	pr_tree_init(&d->tree, &dpor_policy, -1, d->base.error,
 		     sizeof(d->base.error));
+	d->tree.full_top = 1;
+	if (p && p->shards)
+		pr_tree_split(&d->tree, p->shard, p->shards);
 	return &d->base;
 }

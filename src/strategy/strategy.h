@@ -98,6 +98,8 @@ struct pr_coverage {
 	uint64_t executions;	/* complete executions */
 	uint64_t blocked;	/* executions ended early as redundant */
 	uint64_t max_depth;	/* the longest execution's decisions */
+	unsigned shard, shards;	/* a split search's part; shards 0: whole */
+	uint64_t foreign;	/* runs that ended in another shard's part */
 };
 
 /*
@@ -128,6 +130,11 @@ int pr_sched_pending(int code, struct pr_pending *p);
 struct pr_strategy {
 	const struct pr_strategy_ops *ops;
 	char error[512];
+	/*
+	 * Set by end_run: the run belongs to another part of a split
+	 * search; pr_run_once reports it as abandoned, verdict and all.
+	 */
+	int foreign;
 };
 
 /* Parameters that any strategy may read; parsed from the command line. */
@@ -136,6 +143,7 @@ struct pr_strategy_params {
 	uint64_t pct_steps;	/* PCT's k: estimated run length */
 	int has_bound;		/* dfs: preemption_bound applies */
 	int preemption_bound;	/* dfs: at most this many preemptions a run */
+	unsigned shard, shards;	/* dfs, dpor: explore part I of N (N 0: all) */
 };
 
 struct pr_schedule;

@@ -41,6 +41,28 @@ PR_NO_TSAN void pr_tree_begin_run(struct pr_tree *t)
 {
 	t->pos = 0;
 	t->abandoned = 0;
+	t->foreign = 0;
+}
+
+PR_NO_TSAN void pr_tree_split(struct pr_tree *t, unsigned shard, unsigned shards)
+{
+	unsigned levels = 3;
+
+	t->shard = shard;
+	t->shards = shards;
+	/* At least two choices a level: 2^split >= 8 leaves a shard. */
+	while ((1u << levels) < 8 * shards && levels < 24)
+		levels++;
+	t->split = levels;
+}
+
+/*
+ * Entering leaf number t->leaf: ours?  Not ours: the run ends here, and
+ * is not counted (its owner runs it).
+ */
+PR_NO_TSAN static int leaf_is_foreign(struct pr_tree *t)
+{
+	return (t->leaf++ % t->shards) != t->shard;
 }
 
 PR_NO_TSAN static int grow(void **p, size_t *cap, size_t want, size_t elem)
@@ -115,6 +137,13 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 				 nd->enabled);
 			return -1;
 		}
+		/* The branch: a new choice at the last top level is a leaf. */
+		if (d + 1 == t->prefix && nd->top && nd->ntop + 1 == t->split &&
+		    leaf_is_foreign(t)) {
+			t->foreign = 1;
+			t->pos = d + 1;
+			return PR_PICK_ABANDON;
+		}
 	} else {
 		if (grow((void **)&t->node, &t->cap, d + 1, sizeof(*t->node))) {
 			snprintf(t->error, t->errlen, "out of memory at step %zu", d);
@@ -126,9 +155,14 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->cur = (uint8_t)cur;
 		nd->chosen = PR_NO_PROC;
 		nd->sleep_off = t->nsleepers;
-		if (d > 0)
-			nd->preemptions = t->node[d - 1].preemptions +
-					  (uint32_t)preempts(&t->node[d - 1]);
+		if (d > 0) {
+			const struct pr_tnode *up = &t->node[d - 1];
+
+			nd->preemptions = up->preemptions + (uint32_t)preempts(up);
+			nd->ntop = (uint8_t)(up->ntop + up->top);
+		}
+		nd->top = t->shards && nd->ntop < t->split &&
+			  (en & (en - 1)) != 0;
 		t->n = d + 1;
 		p = t->policy->first(t, d);
 		nd = &t->node[d];	/* the policy may have grown arrays */
@@ -136,9 +170,16 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			t->abandoned = 1;
 			return PR_PICK_ABANDON;
 		}
+		if (nd->top && t->full_top)
+			nd->backtrack = nd->enabled;
 		nd->chosen = (uint8_t)p;
 		nd->backtrack |= 1u << p;
 		nd->done |= 1u << p;
+		if (nd->top && nd->ntop + 1 == t->split && leaf_is_foreign(t)) {
+			t->foreign = 1;
+			t->pos = d + 1;
+			return PR_PICK_ABANDON;
+		}
 	}
 	pr_event_begin(&nd->ev, pr_proc_code(nd->chosen));
 	if (nd->ev.kind != PR_EV_START)
@@ -163,7 +204,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		if (!left)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
-		slot = pr_tree_sleepers_reserve(t, 1);
+		slot = nd->top ? NULL : pr_tree_sleepers_reserve(t, 1);
 		if (slot) {
 			*slot = nd->ev;
 			t->nsleepers++;
@@ -182,16 +223,24 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
 {
 	/* An abandoned run's last step was finished by the pick that ended it. */
-	if (t->pos > 0 && !t->abandoned)
+	if (t->pos > 0 && !t->abandoned && !t->foreign)
 		pr_event_finish(&t->node[t->pos - 1].ev);
 	t->n = t->pos;		/* an abandoned node had no step */
-	if (t->abandoned)
+	/* A run that ended above the last top level is a leaf of its own. */
+	if (t->shards && !t->foreign && !t->abandoned &&
+	    !(t->n && t->node[t->n - 1].ntop + t->node[t->n - 1].top >= t->split) &&
+	    leaf_is_foreign(t))
+		t->foreign = 1;
+	if (t->foreign)
+		t->foreign_runs++;
+	else if (t->abandoned)
 		t->blocked++;
 	else
 		t->executions++;
 	if (t->n > t->max_depth)
 		t->max_depth = t->n;
-	if (t->policy->analyse)
+	/* A foreign run's steps are all in the top, which explores all. */
+	if (t->policy->analyse && !t->foreign)
 		t->policy->analyse(t);
 	next_branch(t);
 }
@@ -205,4 +254,7 @@ PR_NO_TSAN void pr_tree_coverage(const struct pr_tree *t, struct pr_coverage *c)
 	c->executions = t->executions;
 	c->blocked = t->blocked;
 	c->max_depth = t->max_depth;
+	c->shard = t->shard;
+	c->shards = t->shards;
+	c->foreign = t->foreign_runs;
 }

@@ -27,6 +27,8 @@ struct pr_tnode {
 	pr_procset sleep;	/* dpor: known to lead nowhere new */
 	uint8_t chosen;		/* the process whose step follows */
 	uint8_t cur;		/* the context that ran last, if it can go on */
+	uint8_t top;		/* a branching node of a split search's top */
+	uint8_t ntop;		/* top nodes on the path above this one */
 	uint32_t preemptions;	/* on the path before this decision */
 	size_t sleep_off;	/* dpor: the sleeping processes' steps, */
 	uint32_t sleep_n;	/*  tree.sleepers[sleep_off..+sleep_n) */
@@ -52,6 +54,22 @@ struct pr_tree {
 	char *error;		/* the strategy's, for divergences */
 	size_t errlen;
 	int bound;		/* preemption bound; -1: none */
+	/*
+	 * A split search (--shard I/N): the first `split` nodes with more
+	 * than one enabled choice on every path are the top; each choice at
+	 * the last of them, and each execution that ends before reaching it,
+	 * is a leaf; leaves are numbered in the order the search meets them,
+	 * the same in every shard, and shard I explores those numbered I
+	 * modulo N.  Top nodes explore every choice they allow and put
+	 * nothing to sleep, so the top is the same in every shard whatever
+	 * the leaves below found.
+	 */
+	unsigned shard, shards;	/* shards 0: not split */
+	unsigned split;
+	int full_top;		/* the policy's top nodes explore all enabled */
+	uint64_t leaf;		/* leaves met */
+	int foreign;		/* this execution is another shard's */
+	uint64_t foreign_runs;
 
 	struct pr_tnode *node;	/* the current execution's path */
 	size_t n, cap;
@@ -76,6 +94,8 @@ int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		 int64_t *budget);
 void pr_tree_end_run(struct pr_tree *t);
 void pr_tree_coverage(const struct pr_tree *t, struct pr_coverage *c);
+/* Explore only shard @shard of @shards (before the first run). */
+void pr_tree_split(struct pr_tree *t, unsigned shard, unsigned shards);
 
 /*
  * The injections enabled at @nd that interrupt the context process @p
