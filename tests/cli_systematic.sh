@@ -82,8 +82,7 @@ ok $? "pct too: $(cov)"
 run 0 "$PAGERACE" explore --json --no-timing -s dpor message-passing-fixed
 grep -q '"coverage":"exhaustive","coverage_statement":"exhaustive: 2689 executions (dpor), memory sc, no failure"' "$tmp/out"
 ok $? "--json carries the statement"
-run 0 "$PAGERACE" explore -q --no-timing -s dpor -k lost-update
-test $? -eq 0 || test $rc -eq 1
+run 1 "$PAGERACE" explore -q --no-timing -s dpor -k --trace-dir "$tmp/k" lost-update
 cov | grep -q '^exhaustive: 4 executions (dpor), memory sc, failures found$'
 ok $? "-k: the whole tree, failures and all: $(cov)"
 
@@ -145,8 +144,8 @@ ok $? "dfs --shard 0/3 1/3 2/3: $total executions in all, as unsplit (83396)"
 
 # ---- both flavours search alike
 if [ -x "${PAGERACE_TSAN:-}" ]; then
-	"$PAGERACE" explore -q --no-timing -s dpor -k lost-update >"$tmp/a" 2>&1
-	"$PAGERACE_TSAN" explore -q --no-timing -s dpor -k lost-update >"$tmp/b" 2>&1
+	"$PAGERACE" explore -q --no-timing -s dpor -k --trace-dir "$tmp/k" lost-update >"$tmp/a" 2>&1
+	"$PAGERACE_TSAN" explore -q --no-timing -s dpor -k --trace-dir "$tmp/k2" lost-update >"$tmp/b" 2>&1
 	grep '^coverage' "$tmp/a" >"$tmp/a.c"
 	grep '^coverage' "$tmp/b" >"$tmp/b.c"
 	cmp -s "$tmp/a.c" "$tmp/b.c" && test -s "$tmp/a.c"
