@@ -132,11 +132,26 @@ PR_NO_TSAN static const char *mapping_name(const struct address_space *m, char *
 PR_NO_TSAN void shadow_lookup_found(struct page *page)
 {
 	struct lookup_key *k = current_key();
-	unsigned long flags = page_peek_flags(page);
+	unsigned long flags;
 	char want[24], got[24];
 
 	if (!k)
 		return;
+	/*
+	 * A walk that stops a level short (finding F8) hands back a slot
+	 * that holds a radix-tree node: say what the object is, not what a
+	 * page's fields would read there.  The address alone decides, so
+	 * this holds in stress mode too.
+	 */
+	if (!page_model_owns(page)) {
+		char obj[32];
+
+		pr_fail("bad-lookup", page,
+			"%s(%s, %lu) returned %s, which is not a page",
+			k->fn, mapping_name(k->mapping, want, sizeof(want)),
+			k->index, pr_obj_name(page, obj, sizeof(obj)));
+	}
+	flags = page_peek_flags(page);
 	if (pr_stress_mode()) {
 		/*
 		 * Free-running, the page may be truncated between the lookup's
