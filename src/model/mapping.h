@@ -66,6 +66,10 @@ void truncate_inode_pages(struct address_space *mapping, unsigned long start);
  * page was reclaimed.
  */
 int shrink_page(struct page *page);
+/* mm/vmscan.c: shrink_cache scanning one page of the inactive list. */
+int shrink_cache_one(void);
+/* Set-up only: put a page on the inactive list (scenario init "lru"). */
+void lru_add_initial(struct page *page);
 
 /* mm/swap_state.c, mm/swapfile.c (the entry's swap_map count is 1). */
 int add_to_swap_cache(struct page *page, unsigned long entry);

@@ -284,8 +284,10 @@ static void setup(void *arg)
 				pr_fail("setup", NULL, "out of pages for the initial state");
 		}
 		for (int bit = 0; bit < NR_PAGEFLAGS; bit++)
-			if (in->flags & (1UL << bit))
+			if (bit != PG_lru && (in->flags & (1UL << bit)))
 				set_bit(bit, &page->flags);
+		if (in->flags & (1UL << PG_lru))
+			lru_add_initial(page);
 		if (in->name >= 0) {
 			struct scn_value *v = &s->namev[in->name];
 

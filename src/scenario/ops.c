@@ -214,6 +214,14 @@ static void op_shrink(const struct scn_stmt *s, struct scn_op_arg *a,
 	set_int(out, freed);
 }
 
+static void op_shrink_cache(const struct scn_stmt *s, struct scn_op_arg *a,
+			    struct scn_value *out)
+{
+	(void)s;
+	(void)a;
+	set_int(out, shrink_cache_one());
+}
+
 static void op_add_to_swap_cache(const struct scn_stmt *s, struct scn_op_arg *a,
 				 struct scn_value *out)
 {
@@ -394,6 +402,12 @@ static const struct scn_op ops[] = {
 	  "shrink_list's reclaim of a page isolated with the reference PAGE holds "
 	  "(consumed): 1 if freed",
 	  op_shrink },
+	{ "shrink_cache", 0, { 0 }, "", SCN_T_INT, 0, 0,
+	  "shrink_cache scanning one page: isolate the inactive list's tail "
+	  "(get_page_testone under lru_lock), shrink_list it, put it back if "
+	  "kept: 1 freed, 0 kept, -1 nothing isolated.  Pages get on the list "
+	  "by the init flag lru",
+	  op_shrink_cache },
 	{ "add_to_swap_cache", 1, { I }, "ENTRY", SCN_T_INT, 0, 0,
 	  "allocate a page and add it to the swap cache at ENTRY: 0 or -errno",
 	  op_add_to_swap_cache },
