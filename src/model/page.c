@@ -129,11 +129,13 @@ void page_check_put(struct page *page, const char *func)
 			pr_fail("put-free-page", page,
 				"%s dropped the last reference to page#%lu, which is already on the free lists (PG_free): it tells its caller to free the page, which would free it a second time",
 				func, page_to_pfn(page));
-		if (count > 0)
+		if (count < 0)
 			pr_fail("put-free-page", page,
-				"%s on page#%lu, which is on the free lists (PG_free): %s treats a free page as live; count now %d, so nothing is freed twice yet -- the put that takes it to zero frees it again",
-				func, page_to_pfn(page), pr_ctx_name(pr_self()),
-				count);
+				"%s on page#%lu, which is on the free lists (PG_free) with no reference left to drop: count now %d",
+				func, page_to_pfn(page), count);
+		pr_fail("put-free-page", page,
+			"%s on page#%lu, which is on the free lists (PG_free): %s treats a free page as live; count now %d, so nothing is freed twice yet -- the put that takes it to zero frees it again",
+			func, page_to_pfn(page), pr_ctx_name(pr_self()), count);
 	}
 	page_check_underflow(page, func);
 }
