@@ -419,6 +419,41 @@ unsigned find_get_pages(struct address_space *mapping, unsigned long start,
 }
 
 /**
+ * find_get_pages_tag - gang lookup of pages carrying @tag, under tree_lock
+ *
+ * 2.6.13 mm/filemap.c with seed 008 (patch 7/7): spin_lock_irq instead of
+ * read_lock_irq, a plain page_cache_get under it, and *@index moved past
+ * the last page found.  PROTO_MERGED runs the same (2.6.27's lockless
+ * version is not modelled here).
+ */
+unsigned find_get_pages_tag(struct address_space *mapping,
+			    unsigned long *index, int tag,
+			    unsigned int nr_pages, struct page **pages)
+{
+	unsigned int i, ret;
+
+	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages_tag");
+	if (locked_proto())
+		read_lock_irq(&mapping->tree_rwlock);
+	else
+		spin_lock_irq(&mapping->tree_lock);
+	ret = radix_tree_gang_lookup_tag(&mapping->page_tree, (void **)pages,
+					 *index, nr_pages, tag);
+	for (i = 0; i < ret; i++) {
+		page_cache_get(pages[i]);
+		shadow_lookup_found(pages[i]);
+	}
+	if (ret)
+		*index = LOAD(pages[ret - 1]->index) + 1;
+	if (locked_proto())
+		read_unlock_irq(&mapping->tree_rwlock);
+	else
+		spin_unlock_irq(&mapping->tree_lock);
+	shadow_lookup_end();
+	return ret;
+}
+
+/**
  * find_get_pages_nonatomic - gang lookup without tree_lock
  *
  * seed 007 (patch 6/7): gang_lookup_slot under RCU, then a speculative

@@ -11,8 +11,8 @@
  *  - Writers run under the caller's tree_lock: their shared accesses are
  *    plain LOAD/STORE, and publication stores follow smp_wmb() exactly
  *    where seed 006 put it.
- *  - Lockless readers (lookup, lookup_slot, gang_lookup(_slot), tagged)
- *    load every pointer they follow with rcu_dereference() and every other
+ *  - Lockless readers (lookup, lookup_slot, gang_lookup(_slot); tagged is
+ *    written the same way though its caller holds tree_lock) load every pointer they follow with rcu_dereference() and every other
  *    shared word with READ_ONCE().  2.6.13 had no rcu_dereference in the
  *    radix tree (seed 006 relies on data dependency ordering); these are
  *    modelled as acquire loads so that a weak-memory mode can be added
@@ -772,8 +772,8 @@ out:
 
 /*
  * ---- The lockless read side: seed 005 (patch 4/7) and seed 006 (patch
- * 5/7), plus 2.6.13's radix_tree_tagged, which mapping_tagged calls
- * without the lock.  Callers hold rcu_read_lock() (or tree_lock).  Every
+ * 5/7), plus 2.6.13's radix_tree_tagged (called under tree_lock by
+ * mapping_tagged).  Callers hold rcu_read_lock() (or tree_lock).  Every
  * pointer followed is an rcu_dereference(), every other shared word a
  * READ_ONCE(); where the seed's source reads a location twice, so does
  * the model. ----
@@ -1107,9 +1107,12 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
  * @root:	radix tree root
  * @tag:	tag to test
  *
- * 2.6.13 lib/radix-tree.c.  Called without tree_lock by mapping_tagged
- * (seeds 007/008), so modelled as a lockless reader; root->rnode is read
- * for the test and again for each tag word, as 2.6.13's source does.
+ * 2.6.13 lib/radix-tree.c.  Its one caller, mapping_tagged, holds
+ * tree_lock in the seeds too (seed 007 only asks "safe to run without the
+ * lock?", seed 008 keeps spin_lock_irqsave), so writers are excluded and
+ * re-reading root->rnode for each tag word, as 2.6.13's source does, is
+ * harmless there.  The reader check still accepts RCU, for callers that
+ * might not take the lock.
  */
 int radix_tree_tagged(struct radix_tree_root *root, int tag)
 {

@@ -173,7 +173,7 @@ static void exec_block(struct scn_body *b, const struct scn_block *blk);
 static void exec_op(struct scn_body *b, const struct scn_stmt *st)
 {
 	struct scenario *s = b->scn;
-	struct scn_op_arg a[3];
+	struct scn_op_arg a[SCN_MAX_ARGS];
 	struct scn_value out;
 
 	for (int k = 0; k < st->op->nargs; k++) {
