@@ -34,7 +34,7 @@ run() {
 }
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
 
-echo "1..26"
+echo "1..28"
 
 # ---- failures are found, saved, replayed, shown and minimised
 for s in dpor dfs; do
@@ -43,6 +43,7 @@ for s in dpor dfs; do
 	st=$?
 	trace=$(sed -n 's/^  trace: *//p' "$tmp/out")
 	test $st -eq 0 && test -f "$trace" &&
+		case $trace in */message-passing-$s-run*.trace) true ;; *) false ;; esac &&
 		cov | grep -q '^incomplete: stopped after [0-9]* executions .*at the first failure'
 	ok $? "$s finds message-passing, saves $trace, says the search stopped there"
 	run 1 "$PAGERACE" replay "$trace"
@@ -141,6 +142,15 @@ for i in 0 1 2; do
 done
 test "$total" -eq 83396
 ok $? "dfs --shard 0/3 1/3 2/3: $total executions in all, as unsplit (83396)"
+for i in 0 1 2; do
+	"$PAGERACE" explore --json --no-timing -s dpor --shard $i/3 \
+		message-passing-fixed >"$tmp/part$i.json" 2>"$tmp/err"
+done
+run 0 "$PAGERACE" merge "$tmp/part0.json" "$tmp/part1.json" "$tmp/part2.json"
+grep -q '"coverage":"exhaustive","coverage_statement":"exhaustive: [0-9]* executions (dpor, 3 shards), memory sc, no failure"' "$tmp/out"
+ok $? "merge of dpor's three parts: exhaustive, for the whole tree"
+run 2 "$PAGERACE" merge "$tmp/part0.json" "$tmp/part1.json"
+ok $? "merge of two parts of three: exit 2"
 
 # ---- both flavours search alike
 if [ -x "${PAGERACE_TSAN:-}" ]; then

@@ -59,6 +59,13 @@ static void coverage_of(const struct explore_state *st, struct pr_coverage *c)
 		st->strat->ops->coverage(st->strat, c);
 }
 
+const char *explore_statement_kind(const struct pr_coverage *c)
+{
+	if (!c->complete)
+		return "incomplete";
+	return c->bound >= 0 && c->bound_cut ? "bounded" : "exhaustive";
+}
+
 const char *explore_coverage_kind(const struct explore_state *st)
 {
 	struct pr_coverage c;
@@ -66,9 +73,7 @@ const char *explore_coverage_kind(const struct explore_state *st)
 	if (!explore_systematic(st->o.strategy))
 		return "sampled";
 	coverage_of(st, &c);
-	if (!c.complete)
-		return "incomplete";
-	return c.bound >= 0 && c.bound_cut ? "bounded" : "exhaustive";
+	return explore_statement_kind(&c);
 }
 
 static const char *stop_reason(int stopped)
@@ -96,13 +101,52 @@ void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 		 failures ? "failures found" : "no failure");
 }
 
+void explore_statement_text(const char *strategy, const struct pr_coverage *c,
+			    uint64_t failures, int stopped, char *buf,
+			    size_t len)
+{
+	const char *kind = explore_statement_kind(c);
+	const char *result = failures ? "failures found" : "no failure";
+	char how[96];
+	size_t l;
+
+	snprintf(how, sizeof(how), "%s", strategy);
+	l = strlen(how);
+	if (c->bound >= 0 && !strcmp(kind, "incomplete"))
+		l += (size_t)snprintf(how + l, sizeof(how) - l,
+				      ", preemption bound %d", c->bound);
+	if (c->blocked && l < sizeof(how))
+		l += (size_t)snprintf(how + l, sizeof(how) - l,
+				      ", %llu sleep-set blocked",
+				      (unsigned long long)c->blocked);
+	if (c->shards && l < sizeof(how))
+		snprintf(how + l, sizeof(how) - l, c->shards > 1 &&
+			 c->shard == c->shards ? ", %u shards" : ", shard %u/%u",
+			 c->shard == c->shards ? c->shards : c->shard, c->shards);
+	if (!strcmp(kind, "incomplete"))
+		snprintf(buf, len, "incomplete: stopped after %llu executions "
+			 "(%s), %s; memory sc, %s",
+			 (unsigned long long)c->executions, how,
+			 stop_reason(stopped), result);
+	else if (!strcmp(kind, "bounded"))
+		snprintf(buf, len, "bounded: preemption bound %d, %llu executions "
+			 "(%s), memory sc, %s", c->bound,
+			 (unsigned long long)c->executions, how, result);
+	else
+		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory sc, %s",
+			 (unsigned long long)c->executions, how,
+			 c->bound >= 0 ? "; the preemption bound cut nothing" : "",
+			 result);
+	l = strlen(buf);
+	if (c->shards > 1 && c->shard < c->shards && strcmp(kind, "incomplete"))
+		snprintf(buf + l, len - l, "; this shard's part only: merge all %u for the whole tree",
+			 c->shards);
+}
+
 void explore_coverage_text(const struct explore_state *st, char *buf,
 			   size_t len)
 {
 	const struct explore_opts *o = &st->o;
-	const char *kind = explore_coverage_kind(st);
-	const char *result = st->failures ? "failures found" : "no failure";
-	char how[96];
 	struct pr_coverage c;
 
 	if (!explore_systematic(o->strategy)) {
@@ -111,38 +155,6 @@ void explore_coverage_text(const struct explore_state *st, char *buf,
 		return;
 	}
 	coverage_of(st, &c);
-	snprintf(how, sizeof(how), "%s", o->strategy);
-	if (c.blocked)
-		snprintf(how, sizeof(how), "%s, %llu sleep-set blocked",
-			 o->strategy, (unsigned long long)c.blocked);
-	if (c.shards) {
-		size_t l = strlen(how);
-
-		snprintf(how + l, sizeof(how) - l, ", shard %u/%u", c.shard,
-			 c.shards);
-	}
-	if (!strcmp(kind, "incomplete")) {
-		if (c.bound >= 0)
-			snprintf(how, sizeof(how), "%s, preemption bound %d",
-				 o->strategy, c.bound);
-		snprintf(buf, len, "incomplete: stopped after %llu executions "
-			 "(%s), %s; memory sc, %s",
-			 (unsigned long long)c.executions, how,
-			 stop_reason(st->stopped), result);
-	} else if (!strcmp(kind, "bounded")) {
-		snprintf(buf, len, "bounded: preemption bound %d, %llu executions "
-			 "(%s), memory sc, %s", c.bound,
-			 (unsigned long long)c.executions, how, result);
-	} else {
-		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory sc, %s",
-			 (unsigned long long)c.executions, how,
-			 c.bound >= 0 ? "; the preemption bound cut nothing" : "",
-			 result);
-	}
-	if (c.shards > 1 && strcmp(kind, "incomplete")) {
-		size_t l = strlen(buf);
-
-		snprintf(buf + l, len - l, "; this shard's part only: merge all %u for the whole tree",
-			 c.shards);
-	}
+	explore_statement_text(o->strategy, &c, st->failures, st->stopped, buf,
+			       len);
 }

@@ -390,9 +390,19 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 				pr_argv0, o->trace_dir, strerror(errno));
 			return -1;
 		}
-		snprintf(path, pathlen, "%s/%s-seed%llu-run%llu.trace",
-			 o->trace_dir, tg->short_name, (unsigned long long)o->seed,
-			 (unsigned long long)run);
+		char what[64];
+
+		/* A systematic search has no seed; its shards number alike. */
+		if (explore_systematic(o->strategy) && o->shards)
+			snprintf(what, sizeof(what), "%s-shard%uof%u", o->strategy,
+				 o->shard, o->shards);
+		else if (explore_systematic(o->strategy))
+			snprintf(what, sizeof(what), "%s", o->strategy);
+		else
+			snprintf(what, sizeof(what), "seed%llu",
+				 (unsigned long long)o->seed);
+		snprintf(path, pathlen, "%s/%s-%s-run%llu.trace", o->trace_dir,
+			 tg->short_name, what, (unsigned long long)run);
 	}
 	pr_trace_init(&t);
 	t.program = (char *)tg->name;
@@ -541,6 +551,18 @@ static void print_summary(struct explore_state *st, double elapsed)
 		explore_coverage_text(st, cov, sizeof(cov));
 		s.coverage = cov;
 		s.coverage_kind = explore_coverage_kind(st);
+		if (explore_systematic(o->strategy) && st->strat->ops->coverage) {
+			struct pr_coverage c;
+
+			st->strat->ops->coverage(st->strat, &c);
+			s.systematic = 1;
+			s.executions = c.executions;
+			s.blocked = c.blocked;
+			s.complete = c.complete;
+			s.bound = c.bound;
+			s.bound_cut = c.bound_cut;
+			s.stopped = st->stopped;
+		}
 		explore_summary_print(stdout, &s);
 		return;
 	}

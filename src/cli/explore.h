@@ -58,7 +58,16 @@ int explore_systematic(const char *strategy);
 void explore_coverage_text(const struct explore_state *st, char *buf,
 			   size_t len);
 const char *explore_coverage_kind(const struct explore_state *st);
-/* A sampler's statement from its counts (merge recomputes it). */
+/*
+ * The same from plain numbers (merge recomputes the whole's): a
+ * systematic search's, whose @c->shard == @c->shards means "all the
+ * shards, merged"; and a sampler's.
+ */
+struct pr_coverage;
+const char *explore_statement_kind(const struct pr_coverage *c);
+void explore_statement_text(const char *strategy, const struct pr_coverage *c,
+			    uint64_t failures, int stopped, char *buf,
+			    size_t len);
 void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 			  uint64_t failures, char *buf, size_t len);
 
@@ -91,6 +100,9 @@ struct explore_summary {
 	uint64_t ff_run, ff_step;
 	const char *ff_kind, *ff_message, *ff_trace;
 	const char *coverage, *coverage_kind;	/* NULL: not known */
+	int systematic;		/* dfs, dpor: print what the search covered */
+	uint64_t executions, blocked;
+	int complete, bound, bound_cut, stopped;	/* STOP_* */
 };
 
 /* merge.c: one JSON object on one line. */
