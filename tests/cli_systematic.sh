@@ -34,7 +34,7 @@ run() {
 }
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
 
-echo "1..28"
+echo "1..30"
 
 # ---- failures are found, saved, replayed, shown and minimised
 for s in dpor dfs; do
@@ -125,9 +125,9 @@ ok $? "a misspelt strategy is a located error"
 run 2 "$PAGERACE" explore -q -s dpor --preemption-bound 2 message-passing
 grep -q 'dfs only' "$tmp/err"
 ok $? "dpor with a bound: exit 2, use dfs"
-run 2 "$PAGERACE" explore -q -s dfs --jobs 2 message-passing
-grep -q "split its tree with --shard" "$tmp/err"
-ok $? "dfs with --jobs: exit 2, said why"
+run 2 "$PAGERACE" explore -q -s dfs --jobs 2 --shard 0/2 message-passing
+grep -q "give --jobs or --shard, not both" "$tmp/err"
+ok $? "dfs with --jobs and --shard: exit 2, said why"
 run 2 "$PAGERACE" explore -q -s nope message-passing
 grep -q "unknown strategy 'nope' (random, pct, dfs, dpor)" "$tmp/err"
 ok $? "an unknown strategy lists the known ones"
@@ -151,6 +151,14 @@ grep -q '"coverage":"exhaustive","coverage_statement":"exhaustive: [0-9]* execut
 ok $? "merge of dpor's three parts: exhaustive, for the whole tree"
 run 2 "$PAGERACE" merge "$tmp/part0.json" "$tmp/part1.json"
 ok $? "merge of two parts of three: exit 2"
+run 0 "$PAGERACE" explore -q --no-timing -s dfs --jobs 3 message-passing-fixed
+test "$(cov)" = "exhaustive: 83396 executions (dfs, 3 shards), memory sc, no failure"
+ok $? "dfs --jobs 3: one statement for the whole tree: $(cov)"
+run 1 "$PAGERACE" explore -q --no-timing -s dpor --jobs 2 -k --trace-dir "$tmp/j" lost-update
+"$PAGERACE" explore -q --no-timing -s dpor --jobs 2 -k --trace-dir "$tmp/j2" lost-update >"$tmp/again" 2>&1
+sed "s|$tmp/j2|$tmp/j|g" "$tmp/again" | cmp -s - "$tmp/out" &&
+	test "$(ls "$tmp/j" | wc -l)" -eq "$(grep -c '^  trace:' "$tmp/out")"
+ok $? "dpor --jobs 2 -k: the same output twice, a trace per failure, none overwritten"
 
 # ---- both flavours search alike
 if [ -x "${PAGERACE_TSAN:-}" ]; then

@@ -43,19 +43,21 @@ int explore_check_strategy(const struct explore_opts *o, const char *cmd)
 			" (a bound does not combine soundly with dpor's reduction; use -s dfs)" : "");
 		return -1;
 	}
-	if (explore_systematic(o->strategy) && o->jobs > 1) {
-		fprintf(stderr, "%s %s: error: %s does not fork workers; split its tree with --shard I/N and 'merge' (doc/systematic.md)\n",
+	if (explore_systematic(o->strategy) && o->jobs > 1 && o->shards) {
+		fprintf(stderr, "%s %s: error: %s: --jobs splits the search itself; give --jobs or --shard, not both\n",
 			pr_argv0, cmd, o->strategy);
 		return -1;
 	}
 	return 0;
 }
 
-static void coverage_of(const struct explore_state *st, struct pr_coverage *c)
+void explore_coverage(const struct explore_state *st, struct pr_coverage *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->bound = -1;
-	if (st->strat && st->strat->ops->coverage)
+	if (st->has_merged)
+		*c = st->merged;
+	else if (st->strat && st->strat->ops->coverage)
 		st->strat->ops->coverage(st->strat, c);
 }
 
@@ -72,7 +74,7 @@ const char *explore_coverage_kind(const struct explore_state *st)
 
 	if (!explore_systematic(st->o.strategy))
 		return "sampled";
-	coverage_of(st, &c);
+	explore_coverage(st, &c);
 	return explore_statement_kind(&c);
 }
 
@@ -154,7 +156,7 @@ void explore_coverage_text(const struct explore_state *st, char *buf,
 				     st->failures, buf, len);
 		return;
 	}
-	coverage_of(st, &c);
+	explore_coverage(st, &c);
 	explore_statement_text(o->strategy, &c, st->failures, st->stopped, buf,
 			       len);
 }

@@ -471,7 +471,7 @@ int explore_failure(struct explore_state *st, uint64_t run,
 }
 
 /* Explore [st->lo, st->lo + st->len) in this process. */
-static int explore_here(struct explore_state *st)
+int explore_loop(struct explore_state *st)
 {
 	struct pr_schedule rec;
 	struct pr_run_result res;
@@ -551,10 +551,10 @@ static void print_summary(struct explore_state *st, double elapsed)
 		explore_coverage_text(st, cov, sizeof(cov));
 		s.coverage = cov;
 		s.coverage_kind = explore_coverage_kind(st);
-		if (explore_systematic(o->strategy) && st->strat->ops->coverage) {
+		if (explore_systematic(o->strategy)) {
 			struct pr_coverage c;
 
-			st->strat->ops->coverage(st->strat, &c);
+			explore_coverage(st, &c);
 			s.systematic = 1;
 			s.executions = c.executions;
 			s.blocked = c.blocked;
@@ -638,10 +638,12 @@ int cmd_explore(int argc, char **argv)
 	}
 	st.tty = !o->quiet && !o->json && isatty(STDERR_FILENO);
 	st.t0 = now();
-	if (o->jobs > 1)
+	if (o->jobs > 1 && explore_systematic(o->strategy))
+		rc = explore_jobs_tree(&st);
+	else if (o->jobs > 1)
 		rc = explore_jobs(&st);
 	else
-		rc = explore_here(&st);
+		rc = explore_loop(&st);
 	elapsed = now() - st.t0;
 	if (st.tty)
 		fputc('\n', stderr);

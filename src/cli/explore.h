@@ -43,6 +43,8 @@ struct explore_state {
 	double t0, last_progress;
 	uint64_t blocked;	/* runs a systematic strategy abandoned */
 	int stopped;		/* STOP_*: why the loop ended early */
+	struct pr_coverage merged;	/* --jobs: the parts' together */
+	int has_merged;
 };
 
 enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_FAILURE, STOP_INTERRUPT };
@@ -83,6 +85,15 @@ void explore_progress(struct explore_state *st);
 
 /* jobs.c: explore [st->lo, st->lo + st->len) with st->o.jobs workers. */
 int explore_jobs(struct explore_state *st);
+/*
+ * jobs_tree.c: a dfs or dpor search in st->o.jobs parts, one worker each,
+ * each running explore.c's loop over runs in its own process
+ * (explore_loop: the whole exploration when there are no jobs).
+ */
+int explore_jobs_tree(struct explore_state *st);
+int explore_loop(struct explore_state *st);
+/* coverage.c: what a systematic search covered (merged parts for --jobs). */
+void explore_coverage(const struct explore_state *st, struct pr_coverage *c);
 
 /* A summary, as `explore --json` prints it and `merge` reads it. */
 struct explore_summary {
