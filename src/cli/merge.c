@@ -536,6 +536,22 @@ static const char *mismatch(const struct explore_summary *a,
 	return NULL;
 }
 
+/* Add shard @s's runs to @m; the first failure in shard order is kept. */
+static void add_shard(struct explore_summary *m, const struct explore_summary *s)
+{
+	m->runs += s->runs;
+	m->failures += s->failures;
+	m->elapsed += s->elapsed;
+	if (s->has_first && !m->has_first) {
+		m->has_first = 1;
+		m->ff_run = s->ff_run;
+		m->ff_step = s->ff_step;
+		m->ff_kind = s->ff_kind;
+		m->ff_message = s->ff_message;
+		m->ff_trace = s->ff_trace;
+	}
+}
+
 /*
  * Shards of a split dfs or dpor search (--shard I/N): each explored its own
  * leaves of one tree (doc/systematic.md), so the whole is complete when
@@ -559,23 +575,13 @@ static int merge_tree(struct shard_in **by, uint64_t n, int timing)
 	for (uint64_t i = 0; i < n; i++) {
 		const struct explore_summary *s = &by[i]->s;
 
-		m.runs += s->runs;
-		m.failures += s->failures;
-		m.elapsed += s->elapsed;
+		add_shard(&m, s);
 		c.executions += s->executions;
 		c.blocked += s->blocked;
 		c.complete &= s->complete;
 		c.bound_cut |= s->bound_cut;
 		if (!s->complete && !m.stopped)
 			m.stopped = s->stopped;
-		if (s->has_first && !m.has_first) {
-			m.has_first = 1;
-			m.ff_run = s->ff_run;
-			m.ff_step = s->ff_step;
-			m.ff_kind = s->ff_kind;
-			m.ff_message = s->ff_message;
-			m.ff_trace = s->ff_trace;
-		}
 	}
 	c.shard = c.shards = (unsigned)n;	/* all of them */
 	m.executions = c.executions;
@@ -709,17 +715,7 @@ int cmd_merge(int argc, char **argv)
 	for (uint64_t i = 0; i < n; i++) {
 		const struct explore_summary *s = &by[i]->s;
 
-		m.runs += s->runs;
-		m.failures += s->failures;
-		m.elapsed += s->elapsed;
-		if (s->has_first && !m.has_first) {
-			m.has_first = 1;
-			m.ff_run = s->ff_run;
-			m.ff_step = s->ff_step;
-			m.ff_kind = s->ff_kind;
-			m.ff_message = s->ff_message;
-			m.ff_trace = s->ff_trace;
-		}
+		add_shard(&m, s);
 		/* A single process would have stopped here. */
 		if (s->failures && !m.keep_going)
 			break;
