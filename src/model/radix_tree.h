@@ -156,4 +156,15 @@ int radix_tree_check_msg(const struct radix_tree_root *root,
 			 unsigned long *nr_entries, unsigned int flags,
 			 char *msg, size_t len, const void **bad);
 
+/*
+ * End-of-run reads without yield points, for either representation (the
+ * 2.6.13 tree, or 2.6.27's under PROTO_MERGED): the entry at @index, and
+ * every entry in index order (returns the number of nodes).  The tree must
+ * not be changing; check it first if it may be broken.
+ */
+void *radix_tree_peek(const struct radix_tree_root *root, unsigned long index);
+unsigned long radix_tree_peek_each(const struct radix_tree_root *root,
+				   void (*fn)(void *arg, unsigned long index,
+					      void *item), void *arg);
+
 #endif /* PAGERACE_MODEL_RADIX_TREE_H */
