@@ -67,7 +67,7 @@ repeat:
 		 * Has the page moved?
 		 * This is part of the lockless pagecache protocol.
 		 */
-		if (page != LOAD(*pagep)) {
+		if (page != READ_ONCE(*pagep)) {	/* racy by design */
 			page_cache_release(page);
 			cpu_relax_on(page);
 			goto repeat;
@@ -166,7 +166,7 @@ get:
 		}
 
 		/* Has the page moved? */
-		if (page != LOAD(*slots[i])) {
+		if (page != READ_ONCE(*slots[i])) {	/* racy by design */
 			page_cache_release(page);
 			cpu_relax_on(page);
 			goto repeat;
