@@ -659,7 +659,8 @@ unsigned int radix_tree_gang_lookup_tag(struct radix_tree_root *root,
 					unsigned int max_items, int tag)
 {
 	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
-		return rt27_gang_lookup_tag(root, results, first_index, max_items, tag);
+		return rt27_gang_lookup_tag(root, results, first_index,
+					    max_items, tag);
 	unsigned int root_height = LOAD(root->height);
 	const unsigned long max_index = radix_tree_maxindex(root_height);
 	unsigned long cur_index = first_index;
@@ -1054,7 +1055,8 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
 					 unsigned int max_items)
 {
 	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
-		return rt27_gang_lookup_slot(root, results, first_index, max_items);
+		return rt27_gang_lookup_slot(root, results, first_index,
+					     max_items);
 	unsigned int root_height = READ_ONCE(root->height);
 	const unsigned long max_index = radix_tree_maxindex(root_height);
 	unsigned long cur_index = first_index;

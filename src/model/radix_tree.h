@@ -3,6 +3,9 @@
  * radix_tree.h - the page cache's radix tree: Linux 2.6.13-rc6
  * lib/radix-tree.c as "lockless pagecache 2" patches 4/7 (seed 005,
  * radix_tree_lookup_slot) and 5/7 (seed 006, lockless read side) leave it.
+ * Under PROTO_MERGED every function below runs 2.6.27's tree instead
+ * (radix_tree_2627.h: a direct item at height 0, the indirect bit on
+ * root->rnode, radix_tree_deref_slot and RADIX_TREE_RETRY).
  *
  * Concurrency contract (as in the seeds):
  *  - writers (insert, delete, tag_set, tag_clear, gang_lookup_tag,

@@ -106,7 +106,9 @@ void **rt27_lookup_slot(struct radix_tree_root *root, unsigned long index)
  * rt27_lookup - radix_tree_lookup of 2.6.27 (lockless)
  *
  * 2.6.27 lib/radix-tree.c: the item at @index or NULL, from the same walk
- * (the item is the last pointer the walk loads, not loaded again).
+ * (the item is the last pointer the walk loads, not loaded again).  A
+ * reader inside a node a shrink freed may find the item there: the same
+ * answer a lookup just before the shrink would have given.
  */
 void *rt27_lookup(struct radix_tree_root *root, unsigned long index)
 {
@@ -114,7 +116,12 @@ void *rt27_lookup(struct radix_tree_root *root, unsigned long index)
 
 	rt_check_reader(root, "radix_tree_lookup");
 	rt27_walk(root, index, &item, "radix_tree_lookup");
-	return item;
+	/*
+	 * 2.6.37's RCU fix strips the indirect bit a shrink leaves on a
+	 * stale slot 0; a no-op on 2.6.27's text (KNOB_SHRINK_STALE_SLOT),
+	 * where no slot below the root has the bit.
+	 */
+	return radix_tree_indirect_to_ptr(item);
 }
 
 /*
@@ -231,8 +238,7 @@ unsigned int rt27_gang_lookup_slot(struct radix_tree_root *root,
  *
  * 2.6.27 lib/radix-tree.c: as gang_lookup_slot, then each slot is loaded
  * once and NULL ones are dropped.  2.6.37's RCU fix strips the indirect
- * bit a shrink leaves on a stale slot 0 (KNOB_SHRINK_STALE_SLOT: 2.6.27
- * never sets it, so does not strip it either).
+ * bit a shrink leaves on a stale slot 0 (a no-op on 2.6.27's text).
  */
 unsigned int rt27_gang_lookup(struct radix_tree_root *root, void **results,
 			      unsigned long first_index, unsigned int max_items)
@@ -274,9 +280,8 @@ unsigned int rt27_gang_lookup(struct radix_tree_root *root, void **results,
 
 			if (!item)
 				continue;
-			if (!knob(KNOB_SHRINK_STALE_SLOT))
-				item = radix_tree_indirect_to_ptr(item);
-			results[ret + nr_found] = item;
+			/* 2.6.37, as in rt27_lookup */
+			results[ret + nr_found] = radix_tree_indirect_to_ptr(item);
 			nr_found++;
 		}
 		ret += nr_found;
