@@ -222,3 +222,48 @@ int add_to_page_cache_2627(struct page *page, struct address_space *mapping,
 	}
 	return error;
 }
+
+/**
+ * add_to_swap_cache_2627 - 2.6.27 add_to_swap_cache, with its caller's lock
+ *
+ * 2.6.27 mm/swap_state.c read_swap_cache_async: set_page_locked, then
+ * add_to_swap_cache: reference, PG_swapcache and page_private set before
+ * radix_tree_insert publishes the page in swapper_space; on failure
+ * page_private is cleared, PG_swapcache cleared and the reference dropped
+ * with page_cache_release, and the caller does clear_page_locked.
+ * (The model's add_to_swap_cache returns the page locked, as the seeds'.)
+ */
+int add_to_swap_cache_2627(struct page *page, unsigned long entry)
+{
+	int error;
+
+	SetPageLocked(page);			/* set_page_locked */
+	shadow_page_locked(page, "add_to_swap_cache");
+
+	error = radix_tree_preload(0);
+	if (!error) {
+		page_cache_get(page);
+		SetPageSwapCache(page);
+		STORE(page->private, entry);	/* set_page_private */
+
+		tree_write_lock(&swapper_space);
+		error = radix_tree_insert(&swapper_space.page_tree, entry,
+					  page);
+		if (!error)
+			STORE(swapper_space.nrpages,
+			      LOAD(swapper_space.nrpages) + 1);
+		tree_write_unlock(&swapper_space);
+		radix_tree_preload_end();
+
+		if (error) {
+			STORE(page->private, 0);
+			ClearPageSwapCache(page);
+			page_cache_release(page);
+		}
+	}
+	if (error) {
+		shadow_page_unlocked(page, "add_to_swap_cache");
+		ClearPageLocked(page);		/* clear_page_locked */
+	}
+	return error;
+}

@@ -10,6 +10,7 @@
  */
 #include "check/shadow.h"
 #include "kernel/kernel.h"
+#include "model/filemap_2627.h"
 #include "model/mapping.h"
 #include "model/variant.h"
 
@@ -30,8 +31,11 @@ static void __delete_from_swap_cache(struct page *page)
  */
 int add_to_swap_cache(struct page *page, unsigned long entry)
 {
-	int error = radix_tree_preload(0);
+	int error;
 
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return add_to_swap_cache_2627(page, entry);
+	error = radix_tree_preload(0);
 	if (error)
 		return error;
 	if (variant.protocol != PROTO_LOCKED) {
