@@ -35,8 +35,9 @@ static void stress_usage(FILE *f)
 "pagerace-tsan this is the classic ThreadSanitizer run.  Nothing is\n"
 "recorded: use explore to get a replayable trace.\n"
 "\n"
-"  -t, --duration SECONDS  run iterations for this long (default 1)\n"
-"  -n, --count N           run exactly N iterations instead\n"
+"  -t, --time SECONDS      run iterations for this long (default 1; also\n"
+"                          --duration)\n"
+"  -n, --runs N            run exactly N iterations instead (also --count)\n"
 "      --jitter USEC       random delay of 0..USEC microseconds at yield\n"
 "                          points (default 0: none)\n"
 "      --seed N            seed of the jitter and interrupt timing (1)\n"
@@ -56,7 +57,9 @@ static void stress_usage(FILE *f)
 enum { OPT_JITTER = 256, OPT_SEED, OPT_TIMEOUT };
 
 static const struct option long_opts[] = {
+	{ "time", required_argument, NULL, 't' },
 	{ "duration", required_argument, NULL, 't' },
+	{ "runs", required_argument, NULL, 'n' },
 	{ "count", required_argument, NULL, 'n' },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
 	{ "seed", required_argument, NULL, OPT_SEED },
