@@ -2,8 +2,14 @@
 /*
  * merge.c - `pagerace merge`: the JSON summaries of `explore --shard I/N
  * --json`, one per shard, combined into the summary one unsharded
- * exploration prints (runs, failures, first failure); and the printer of
- * that summary, which explore uses too.
+ * exploration prints (runs, failures, first failure, every failing run,
+ * outcome counts), printed by summary.c as explore prints its own.
+ *
+ * The summaries are parsed with jansson (duplicate keys refused); each
+ * schema version's keys are known (EXPLORE_SCHEMA in explore.h), so an
+ * unknown key is an error, and a version newer than this pagerace's is
+ * refused by name.  Numbers are read as jansson's json_int_t: a seed or
+ * count above 2^63-1 is refused as malformed.
  *
  * Shard I covers runs [first + R*I/N, first + R*(I+1)/N) of the R runs.
  * Taken in shard order, the shards' runs add up to the whole range; when
