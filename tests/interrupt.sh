@@ -10,6 +10,10 @@
 # 143 (SIGTERM), and leaves no *.tmp.* file in its trace folder.
 
 PAGERACE=${PAGERACE:-src/pagerace}
+# Job control: a background command then has its own process group and
+# SIGINT as its default (without it the shell starts it with SIGINT
+# ignored, and pagerace rightly keeps it ignored: the last check).
+set -m
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-int.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -83,11 +87,33 @@ check() {	# check TRIES SIGNAL JOBS JSON WANT-RC: one TAP line
 	ok $? "$1, -j $2 ${3:-text}: $TRIES tries, $bad wrong, exit $4, $left temporary files left"
 }
 
-echo "1..5"
+echo "1..6"
 check 20 INT 1 "" 130
 check 5 TERM 1 "" 143
 check 5 INT 2 "" 130
 check 5 TERM 2 --json 143
 check 5 INT 1 --json 130
+
+# SIGINT ignored on entry (as a shell without job control starts a
+# background command, or trap '' INT) stays ignored; SIGTERM still stops.
+d=$tmp/ign
+mkdir -p "$d"
+(trap '' INT; exec "$PAGERACE" explore -q -k -n 100000000 --trace-dir "$d/tr" \
+	lost-update >"$d/out" 2>"$d/err") &
+pid=$!
+i=0
+while [ "$(ls "$d/tr" 2>/dev/null | wc -l)" -lt 3 ] && [ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+kill -INT "$pid"
+sleep 0.5
+kill -0 "$pid" 2>/dev/null
+alive=$?
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+test $alive -eq 0 && test $rc -eq 143 && grep -q 'interrupted by SIGTERM' "$d/out"
+ok $? "SIGINT ignored on entry stays ignored; SIGTERM then stops it (exit $rc)"
 
 [ $failed -eq 0 ]
