@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/interrupt.sh -- SIGINT and SIGTERM during a long explore (TAP).
 #
-# 20 times for SIGINT, 5 for the other cases (fast: each explore is stopped as soon as it has saved its
+# 20 times for SIGINT, 3 for each other case (fast: each explore is stopped as soon as it has saved its
 # first traces, so the signal lands while traces are being written), for
 # one process and for --jobs 2 (the signal going to the parent and its
 # workers, as Ctrl-C on a terminal does): the explore stops at the end of
@@ -89,10 +89,10 @@ check() {	# check TRIES SIGNAL JOBS JSON WANT-RC: one TAP line
 
 echo "1..6"
 check 20 INT 1 "" 130
-check 5 TERM 1 "" 143
-check 5 INT 2 "" 130
-check 5 TERM 2 --json 143
-check 5 INT 1 --json 130
+check 3 TERM 1 "" 143
+check 3 INT 2 "" 130
+check 3 TERM 2 --json 143
+check 3 INT 1 --json 130
 
 # SIGINT ignored on entry (as a shell without job control starts a
 # background command, or trap '' INT) stays ignored; SIGTERM still stops.
