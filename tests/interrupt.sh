@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/interrupt.sh -- SIGINT and SIGTERM during a long explore (TAP).
 #
-# 20 times for SIGINT, 3 for each other case (fast: each explore is stopped as soon as it has saved its
+# 20 times for SIGINT, 3 for each other case (fast: each explore is
 # first traces, so the signal lands while traces are being written), for
 # one process and for --jobs 2 (the signal going to the parent and its
 # workers, as Ctrl-C on a terminal does): the explore stops at the end of
