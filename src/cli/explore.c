@@ -84,6 +84,10 @@ static void apply_scenario(struct explore_opts *o, const struct target *tg)
 		o->params.pct_steps = x->pct_steps;
 	if (x->max_steps && !(o->set & SET_MAX_STEPS))
 		o->run.max_steps = x->max_steps;
+	if (x->has_bound && !(o->set & SET_BOUND)) {
+		o->params.has_bound = 1;
+		o->params.preemption_bound = x->bound;
+	}
 }
 
 static int save_trace(const struct target *tg, const struct explore_opts *o,
@@ -102,9 +106,19 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 				pr_argv0, o->trace_dir, strerror(errno));
 			return -1;
 		}
-		snprintf(path, pathlen, "%s/%s-seed%llu-run%llu.trace",
-			 o->trace_dir, tg->short_name, (unsigned long long)o->seed,
-			 (unsigned long long)run);
+		char what[64];
+
+		/* A systematic search has no seed; its shards number alike. */
+		if (explore_systematic(o->strategy) && o->shards)
+			snprintf(what, sizeof(what), "%s-shard%uof%u", o->strategy,
+				 o->shard, o->shards);
+		else if (explore_systematic(o->strategy))
+			snprintf(what, sizeof(what), "%s", o->strategy);
+		else
+			snprintf(what, sizeof(what), "seed%llu",
+				 (unsigned long long)o->seed);
+		snprintf(path, pathlen, "%s/%s-%s-run%llu.trace", o->trace_dir,
+			 tg->short_name, what, (unsigned long long)run);
 	}
 	pr_trace_init(&t);
 	t.program = (char *)tg->name;
@@ -241,7 +255,7 @@ int explore_failure(struct explore_state *st, uint64_t run,
 }
 
 /* Explore [st->lo, st->lo + st->len) in this process. */
-static int explore_here(struct explore_state *st)
+int explore_loop(struct explore_state *st)
 {
 	struct pr_schedule rec;
 	struct pr_run_result res;
@@ -249,13 +263,21 @@ static int explore_here(struct explore_state *st)
 
 	pr_schedule_init(&rec);
 	for (uint64_t run = st->lo; ; run++) {
-		if (interrupt_pending())
+		if (interrupt_pending()) {
+			st->stopped = STOP_INTERRUPT;
+			break;
+		}
+		if (st->strat->ops->exhausted &&
+		    st->strat->ops->exhausted(st->strat))
 			break;
 		if (st->o.time_budget > 0) {
 			if ((st->done & 255) == 0 &&
-			    now() - st->t0 >= st->o.time_budget)
+			    now() - st->t0 >= st->o.time_budget) {
+				st->stopped = STOP_TIME;
 				break;
+			}
 		} else if (st->done == st->len) {
+			st->stopped = STOP_BUDGET;
 			break;
 		}
 		if (pr_run_once(st->tg.prog, st->strat, &st->o.run, st->o.seed,
@@ -266,11 +288,15 @@ static int explore_here(struct explore_state *st)
 				break;
 			}
 			rc = EXIT_FOUND;
-			if (!st->o.keep_going)
+			if (!st->o.keep_going) {
+				st->stopped = STOP_FAILURE;
 				break;
+			}
 			continue;
 		}
 		st->done++;
+		if (res.abandoned)
+			st->blocked++;
 		if ((st->done & 1023) == 0)
 			explore_progress(st);
 	}
@@ -301,6 +327,7 @@ static void print_summary(struct explore_state *st, double elapsed)
 	struct explore_summary s;
 	char knobs[512] = "";
 	size_t off = 0;
+	char cov[256];
 
 	memset(&s, 0, sizeof(s));
 	s.schema = EXPLORE_SCHEMA;
@@ -353,6 +380,22 @@ static void print_summary(struct explore_state *st, double elapsed)
 		s.outcomes = outcomes;
 		s.unclassified = st->tg.scn->unclassified;
 	}
+	/* What the exploration covered (coverage.c): one statement. */
+	explore_coverage_text(st, cov, sizeof(cov));
+	s.coverage = cov;
+	s.coverage_kind = explore_coverage_kind(st);
+	if (explore_systematic(o->strategy)) {
+		struct pr_coverage c;
+
+		explore_coverage(st, &c);
+		s.systematic = 1;
+		s.executions = c.executions;
+		s.blocked = c.blocked;
+		s.complete = c.complete;
+		s.bound = c.bound;
+		s.bound_cut = c.bound_cut;
+		s.stopped = st->stopped;
+	}
 	if (o->json)
 		explore_summary_print(stdout, &s);
 	else
@@ -373,11 +416,23 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_BADINPUT;
 	if (st.tg.scn)
 		apply_scenario(o, &st.tg);
+	if (explore_check_strategy(o, "explore")) {
+		target_release(&st.tg);
+		return EXIT_BADINPUT;
+	}
+	/* A systematic search's runs are a budget; a generous one. */
+	if (explore_systematic(o->strategy) && !(o->set & SET_RUNS) &&
+	    !(st.tg.scn && st.tg.scn->explore.runs))
+		o->runs = 1000000;
 	if (!strcmp(o->strategy, "pct") && o->params.pct_steps == 0) {
 		o->params.pct_steps = pr_pct_calibrate(st.tg.prog, &o->run,
 						       o->seed);
 		if (st.tg.scn)	/* the calibration runs are not explored */
 			scenario_reset_stats(st.tg.scn);
+	}
+	if (explore_systematic(o->strategy)) {
+		o->params.shard = o->shard;
+		o->params.shards = o->shards;
 	}
 	st.strat = pr_strategy_create(o->strategy, &o->params);
 	if (!st.strat) {
@@ -389,7 +444,9 @@ int cmd_explore(int argc, char **argv)
 	/* Slice I of N: runs * I / N up to runs * (I + 1) / N, exactly. */
 	st.lo = o->first_run;
 	st.len = o->runs;
-	if (o->shards) {
+	if (o->shards && explore_systematic(o->strategy)) {
+		/* The strategy splits its tree instead; the budget is a shard's. */
+	} else if (o->shards) {
 		uint64_t base = o->runs / o->shards, rem = o->runs % o->shards;
 
 		st.lo += base * o->shard + (o->shard < rem ? o->shard : rem);
@@ -400,10 +457,12 @@ int cmd_explore(int argc, char **argv)
 	pr_outfile_clean_stale(o->trace_dir);
 	interrupt_catch();
 	st.t0 = now();
-	if (o->jobs > 1)
+	if (o->jobs > 1 && explore_systematic(o->strategy))
+		rc = explore_jobs_tree(&st);
+	else if (o->jobs > 1)
 		rc = explore_jobs(&st);
 	else
-		rc = explore_here(&st);
+		rc = explore_loop(&st);
 	elapsed = now() - st.t0;
 	if (st.tty)
 		fputc('\n', stderr);

@@ -25,8 +25,11 @@ static void explore_usage(FILE *f)
 "radix shift and explore settings apply unless an option below overrides\n"
 "them ('-K none': no knobs).\n"
 "\n"
-"  -s, --strategy NAME   random (default) or pct\n"
-"  -n, --runs N          number of runs (default 10000)\n"
+"  -s, --strategy NAME   random (default), pct, dfs or dpor (systematic:\n"
+"                        every schedule, or one per equivalence class)\n"
+"  -n, --runs N          number of runs (default 10000; dfs and dpor:\n"
+"                        an execution budget, default 1000000)\n"
+"      --preemption-bound K  dfs: at most K preemptions per execution\n"
 "      --first-run I     index of the first run (default 0)\n"
 "  -t, --time SECONDS    stop after this long instead (runs stay exact)\n"
 "      --seed S          exploration seed (default 1)\n"
@@ -57,7 +60,7 @@ static void explore_usage(FILE *f)
 }
 
 enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
-       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING };
+       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING, OPT_BOUND };
 
 static const struct option long_opts[] = {
 	{ "strategy", required_argument, NULL, 's' },
@@ -67,6 +70,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "depth", required_argument, NULL, 'd' },
 	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
+	{ "preemption-bound", required_argument, NULL, OPT_BOUND },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "knob", required_argument, NULL, 'K' },
@@ -173,6 +177,16 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 				return bad_number("--pct-steps", optarg);
 			o->set |= SET_PCT_STEPS;
 			break;
+		case OPT_BOUND:
+			if (parse_u64(optarg, &v) || v > 1000) {
+				fprintf(stderr, "%s explore: error: --preemption-bound needs a number from 0 to 1000, not '%s'\n",
+					pr_argv0, optarg);
+				return -1;
+			}
+			o->params.has_bound = 1;
+			o->params.preemption_bound = (int)v;
+			o->set |= SET_BOUND;
+			break;
 		case OPT_MAX_STEPS:
 			if (parse_u64(optarg, &o->run.max_steps) ||
 			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX)
@@ -267,11 +281,6 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 			pr_argv0);
 		return -1;
 	}
-	if (strcmp(o->strategy, "random") && strcmp(o->strategy, "pct")) {
-		fprintf(stderr, "%s explore: error: unknown strategy '%s' (random, pct)\n",
-			pr_argv0, o->strategy);
-		return -1;
-	}
-	return 0;
+	return explore_check_strategy(o, "explore");
 }
 

@@ -43,7 +43,10 @@ struct shard_in {
 static const char *const keys_v1[] = {
 	"program", "strategy", "seed", "first_run", "runs", "failures",
 	"elapsed_s", "keep_going", "shard", "shards", "slice_first",
-	"slice_runs", "pct_depth", "pct_steps", "first_failure", NULL
+	"slice_runs", "pct_depth", "pct_steps", "first_failure",
+	/* a dfs or dpor search's, and every exploration's coverage */
+	"executions", "blocked", "complete", "bound", "bound_cut", "stopped",
+	"coverage", "coverage_statement", NULL
 };
 static const char *const keys_v2[] = {
 	"schema", "interrupted", "signal", "protocol", "knobs", "radix_shift",
@@ -283,6 +286,27 @@ static int load(const char *path, struct shard_in *in)
 		/* the kind from the JSON, not the static copy */
 		s->ff_kind = json_string_value(json_object_get(j, "kind"));
 	}
+	if (json_object_get(root, "executions")) {
+		json_t *b = json_object_get(root, "bound");
+		json_t *st = json_object_get(root, "stopped");
+
+		s->systematic = 1;
+		if (get_u64(in, root, "executions", &s->executions, NULL) ||
+		    get_u64(in, root, "blocked", &s->blocked, NULL) ||
+		    get_bool(in, root, "complete", &s->complete) ||
+		    get_bool(in, root, "bound_cut", &s->bound_cut))
+			return -1;
+		/* bound -1: none */
+		if (b && (!json_is_integer(b) || json_integer_value(b) < -1 ||
+			  json_integer_value(b) > 1000))
+			return bad(in, "bound out of range:", "bound");
+		if (st && (!json_is_integer(st) || json_integer_value(st) < 0 ||
+			   json_integer_value(st) > 1000))
+			return bad(in, "stopped out of range:", "stopped");
+		s->bound = b ? (int)json_integer_value(b) : 0;
+		s->stopped = st ? (int)json_integer_value(st) : 0;
+	}
+	/* coverage and coverage_statement: recomputed for the whole. */
 	if (s->schema >= 2 && load_v2(in, root))
 		return -1;
 	if (s->shards == 0 || s->shard >= s->shards ||
@@ -350,6 +374,76 @@ static const char *mismatch(const struct explore_summary *a,
 	return NULL;
 }
 
+/*
+ * Shards of a split dfs or dpor search (--shard I/N): each explored its own
+ * leaves of one tree (doc/systematic.md), so the whole is complete when
+ * every part is, and its executions are the parts' sum.  Failures are
+ * listed by shard; the first reported is shard order's first.
+ */
+static int merge_tree(struct shard_in **by, uint64_t n, int timing,
+		      struct summary_failure *failed)
+{
+	struct explore_summary m = by[0]->s;
+	struct pr_coverage c;
+	char cov[256];
+
+	memset(&c, 0, sizeof(c));
+	c.complete = 1;
+	c.bound = m.bound;
+	m.runs = m.failures = m.executions = m.blocked = 0;
+	m.elapsed = 0;
+	m.has_first = 0;
+	m.stopped = 0;
+	m.bound_cut = 0;
+	m.nfailed = 0;
+	m.failed = failed;
+	m.unclassified = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		m.has_model &= by[i]->s.has_model;
+		m.has_failed_list &= by[i]->s.has_failed_list;
+		m.has_outcomes &= by[i]->s.has_outcomes;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		const struct explore_summary *s = &by[i]->s;
+
+		m.runs += s->runs;
+		m.failures += s->failures;
+		m.elapsed += s->elapsed;
+		m.unclassified += s->unclassified;
+		c.executions += s->executions;
+		c.blocked += s->blocked;
+		c.complete &= s->complete;
+		c.bound_cut |= s->bound_cut;
+		if (!s->complete && !m.stopped)
+			m.stopped = s->stopped;
+		for (size_t k = 0; m.has_failed_list && k < s->nfailed; k++)
+			failed[m.nfailed++] = s->failed[k];
+		if (s->has_first && !m.has_first) {
+			m.has_first = 1;
+			m.ff_run = s->ff_run;
+			m.ff_step = s->ff_step;
+			m.ff_kind = s->ff_kind;
+			m.ff_message = s->ff_message;
+			m.ff_trace = s->ff_trace;
+		}
+	}
+	/* The outcome counts of the parts, summed (same table: mismatch()). */
+	m.has_outcomes = 0;	/* a tree's parts: counts left out for now */
+	c.shard = c.shards = (unsigned)n;	/* all of them */
+	m.executions = c.executions;
+	m.blocked = c.blocked;
+	m.complete = c.complete;
+	m.bound_cut = c.bound_cut;
+	m.sharded = 0;
+	m.timing = timing;
+	explore_statement_text(m.strategy, &c, m.failures, m.stopped, cov,
+			       sizeof(cov));
+	m.coverage = cov;
+	m.coverage_kind = explore_statement_kind(&c);
+	explore_summary_print(stdout, &m);
+	return m.failures ? EXIT_FOUND : EXIT_NOFAIL;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -362,6 +456,7 @@ int cmd_merge(int argc, char **argv)
 	struct summary_failure *failed = NULL;
 	struct summary_outcome outcomes[SCN_MAX_OUTCOMES];
 	size_t nfailed = 0;
+	char cov[256];
 	int c, nin, timing = 1, rc = EXIT_BADINPUT;
 	uint64_t total = 0, n;
 
@@ -421,8 +516,25 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	by = calloc((size_t)n, sizeof(*by));
-	if (!by)
+	for (int i = 0; i < nin; i++)
+		nfailed += in[i].s.nfailed;
+	failed = calloc(nfailed + 1, sizeof(*failed));
+	if (!by || !failed)
 		goto out;
+	if (explore_systematic(in[0].s.strategy)) {
+		for (int i = 0; i < nin; i++) {
+			if (!in[i].s.systematic || by[in[i].s.shard]) {
+				fprintf(stderr, "%s merge: error: %s: %s\n", pr_argv0,
+					in[i].file, in[i].s.systematic ?
+					"the same shard twice" :
+					"no executions/complete fields: not a dfs or dpor summary");
+				goto out;
+			}
+			by[in[i].s.shard] = &in[i];
+		}
+		rc = merge_tree(by, n, timing, failed);
+		goto out;
+	}
 	for (int i = 0; i < nin; i++) {
 		if (by[in[i].s.shard]) {
 			fprintf(stderr, "%s merge: error: %s and %s are both shard %llu/%llu\n",
@@ -470,11 +582,7 @@ int cmd_merge(int argc, char **argv)
 		m.has_model &= in[i].s.has_model;
 		m.has_failed_list &= in[i].s.has_failed_list;
 		m.has_outcomes &= in[i].s.has_outcomes;
-		nfailed += in[i].s.nfailed;
 	}
-	failed = calloc(nfailed + 1, sizeof(*failed));
-	if (!failed)
-		goto out;
 	m.failed = failed;
 	if (m.has_outcomes)
 		memcpy(outcomes, in[0].s.outcomes, m.noutcomes * sizeof(*outcomes));
@@ -504,6 +612,10 @@ int cmd_merge(int argc, char **argv)
 		if (s->failures && !m.keep_going)
 			break;
 	}
+	explore_sampled_text(m.strategy, m.pct_depth, m.runs, m.failures, cov,
+			     sizeof(cov));
+	m.coverage = cov;
+	m.coverage_kind = "sampled";
 	explore_summary_print(stdout, &m);
 	rc = m.failures ? EXIT_FOUND : EXIT_NOFAIL;
 out:

@@ -106,6 +106,18 @@ void explore_summary_print(FILE *f, const struct explore_summary *s)
 	if (s->pct)
 		fprintf(f, ",\"pct_depth\":%d,\"pct_steps\":%" PRIu64,
 			s->pct_depth, s->pct_steps);
+	if (s->systematic)
+		fprintf(f, ",\"executions\":%" PRIu64 ",\"blocked\":%" PRIu64
+			",\"complete\":%s,\"bound\":%d,\"bound_cut\":%s,\"stopped\":%d",
+			s->executions, s->blocked,
+			s->complete ? "true" : "false", s->bound,
+			s->bound_cut ? "true" : "false", s->stopped);
+	if (s->coverage) {
+		fprintf(f, ",\"coverage\":");
+		pr_json_string(f, s->coverage_kind);
+		fprintf(f, ",\"coverage_statement\":");
+		pr_json_string(f, s->coverage);
+	}
 	if (s->has_first) {
 		fprintf(f, ",\"first_failure\":");
 		json_failure(f, s->ff_run, s->ff_kind, s->ff_step,
@@ -177,6 +189,8 @@ void explore_summary_text(FILE *f, const struct explore_summary *s)
 	else
 		fprintf(f, "), %.0f runs/s\n",
 			s->elapsed > 0 ? s->runs / s->elapsed : 0.0);
+	if (s->coverage)
+		fprintf(f, "coverage: %s\n", s->coverage);
 	text_outcomes(f, s);
 	if (s->interrupted) {
 		fprintf(f, "%s: interrupted by %s after %" PRIu64, s->program,
