@@ -58,12 +58,13 @@ protocols_of() {	# the protocols an "expect pass" scenario must pass under
 	esac
 }
 
-# The knob that fixes each finding, and the one each bug scenario plants.
+# The options that fix each finding (a knob, or the merged protocol).
 fix_of() {
 	case $1 in
-	f1-*) echo radix-single-read ;;
-	f2-*) echo release-no-recheck ;;
-	f4-*) echo gang-empty-exit ;;
+	f1-*|f8-*) echo -K radix-single-read ;;
+	f2-*) echo -K release-no-recheck ;;
+	f4-*) echo -K gang-empty-exit ;;
+	f9-*) echo -p merged ;;
 	esac
 }
 
@@ -127,8 +128,8 @@ for s in $scenarios; do
 
 	fix=$(fix_of "$name")
 	if [ -n "$fix" ]; then
-		opts="$(knobs_of "$f") -K $fix"
-		what="with -K $fix"
+		opts="$(knobs_of "$f") $fix"
+		what="with $fix"
 	else
 		opts="-K none $(knobs_of "$f" | sed "s/-K $name //")"
 		what="without the knob $name"

@@ -78,7 +78,7 @@ void scn_parse_knobs(struct parser *p)
 static const char *const verdict_kinds[] = {
 	"bad-lookup", "use-after-free", "null-deref", "invariant", "leak",
 	"double-free", "put-free-page", "refcount-underflow",
-	"reclaim-held-page", "double-lock", "bad-unlock", "bad-page",
+	"reclaim-held-page", "free-held-page", "double-lock", "bad-unlock", "bad-page",
 	"deadlock", "livelock", "crash", "assert", "forbidden",
 	"unexpected-outcome", "scenario", "bug", "out-of-bounds",
 	"invalid-free", "corrupt", "rcu-unbalanced", "rcu-unprotected",
@@ -162,10 +162,12 @@ void scn_parse_explore(struct parser *p)
 /* ---- init -------------------------------------------------------------- */
 
 static const struct { const char *name; int bit; } init_flags[] = {
-	/* Only flags a page may still carry when it is freed. */
+	/* Only flags a page may still carry when it is freed, and PG_lru,
+	 * which the release of the last reference clears. */
 	{ "dirty", PG_dirty }, { "referenced", PG_referenced },
 	{ "error", PG_error }, { "checked", PG_checked },
 	{ "mappedtodisk", PG_mappedtodisk },
+	{ "lru", PG_lru },	/* on the inactive list (lru_add_initial) */
 };
 #define NINIT_FLAGS (sizeof(init_flags) / sizeof(init_flags[0]))
 
@@ -273,7 +275,7 @@ static void parse_init_stmt(struct parser *p)
 			if (near)
 				scn_fail(p, "unknown page flag '%s' (did you mean '%s'?)",
 					 p->tok.text, near);
-			scn_fail(p, "unknown page flag '%s' (dirty, referenced, error, checked, mappedtodisk)",
+			scn_fail(p, "unknown page flag '%s' (dirty, referenced, error, checked, mappedtodisk, lru)",
 				 p->tok.text);
 		}
 		in->flags |= 1UL << init_flags[i].bit;

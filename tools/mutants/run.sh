@@ -11,7 +11,8 @@
 #   expect KIND      killed unless the verdict is still KIND; and, as
 #                    replay/budgets.sh does, the same file without the knob
 #                    it plants (bug scenarios) or with the fix knob of its
-#                    finding (f1-, f2-, f4-) must find nothing: killed if
+#                    finding (f1-, f2-, f4-, f8-; f9- under merged) must
+#                    find nothing: killed if
 #                    it finds something (shown as NAME/control).
 #
 # Each scenario is first run on the unmutated copy; one that does not
@@ -92,11 +93,12 @@ knobs_of() {	# the scenario's knobs as -K options
 	sed -n 's/^knobs  *//p' "$1" | tr -d ' ' | tr ',' '\n' | grep -v '^none$' |
 		sed 's/^/-K /' | tr '\n' ' '
 }
-fix_of() {	# the knob that fixes each finding (as replay/budgets.sh)
+fix_of() {	# the options that fix each finding (as replay/budgets.sh)
 	case $1 in
-	f1-*) echo radix-single-read ;;
-	f2-*) echo release-no-recheck ;;
-	f4-*) echo gang-empty-exit ;;
+	f1-*|f8-*) echo -K radix-single-read ;;
+	f2-*) echo -K release-no-recheck ;;
+	f4-*) echo -K gang-empty-exit ;;
+	f9-*) echo -p merged ;;
 	esac
 }
 for f in "$srcdir"/scenarios/*.scn; do
@@ -107,7 +109,7 @@ for f in "$srcdir"/scenarios/*.scn; do
 	[ "$kind" = pass ] && continue
 	fix=$(fix_of "$name")
 	if [ -n "$fix" ]; then
-		echo "$name/control|$f|pass|$(knobs_of "$f")-K $fix"
+		echo "$name/control|$f|pass|$(knobs_of "$f")$fix"
 	else
 		echo "$name/control|$f|pass|-K none $(knobs_of "$f" | sed "s/-K $name //")"
 	fi
