@@ -76,10 +76,21 @@ mutants=$(cd "$work/m" && ls | LC_ALL=C sort | while read -r d; do
 	echo "${d#*-}" | grep -Eq -- "$only" && echo "$d"; done)
 [ -n "$mutants" ] || { echo "run.sh: no mutant matches '$only'" >&2; exit 2; }
 
+# The sources the mutants apply to, as they are now: the worktree may
+# change while the mutants run (a merge, an edit), the scratch copies and
+# this snapshot do not.
+mkdir "$work/orig"
+for d in $mutants; do
+	f=$(cat "$work/m/$d/file")
+	[ -f "$work/orig/$f" ] && continue
+	mkdir -p "$work/orig/$(dirname "$f")"
+	cp "$srcdir/$f" "$work/orig/$f" || exit 2
+done
+
 stale=0
 for d in $mutants; do
 	f=$(cat "$work/m/$d/file")
-	if ! awk -f "$apply" "$work/m/$d/old" "$work/m/$d/new" "$srcdir/$f" \
+	if ! awk -f "$apply" "$work/m/$d/old" "$work/m/$d/new" "$work/orig/$f" \
 		>/dev/null 2>"$work/m/$d/stale"; then
 		echo "STALE     ${d#*-}: $f: $(cat "$work/m/$d/stale")"
 		stale=$((stale + 1))
@@ -190,9 +201,11 @@ worker() {	# worker W: the mutants with index W modulo $jobs
 		[ $(( (k - 1) % jobs )) -eq "$w" ] || continue
 		id=${d#*-}
 		f=$(cat "$work/m/$d/file")
-		awk -f "$apply" "$work/m/$d/old" "$work/m/$d/new" "$srcdir/$f" \
-			>"$tree/$f.mutant" && mv "$tree/$f.mutant" "$tree/$f"
-		if ! $MAKE -C "$tree" -s src/pagerace >"$work/m/$d/build.log" 2>&1; then
+		if ! awk -f "$apply" "$work/m/$d/old" "$work/m/$d/new" \
+			"$work/orig/$f" >"$tree/$f.mutant" 2>"$work/m/$d/build.log"; then
+			echo "$d|stillborn|"
+		elif ! mv "$tree/$f.mutant" "$tree/$f" ||
+		     ! $MAKE -C "$tree" -s src/pagerace >"$work/m/$d/build.log" 2>&1; then
 			echo "$d|stillborn|"
 		else
 			run_jobs "$tree/src/pagerace" "$work/tr.$w" >"$work/m/$d/runs"
@@ -207,7 +220,7 @@ worker() {	# worker W: the mutants with index W modulo $jobs
 			fi
 		fi
 		# Back to the original (a fresh mtime: the next build recompiles it).
-		cp "$srcdir/$f" "$tree/$f"
+		cp "$work/orig/$f" "$tree/$f"
 	done >"$work/result.$w"
 }
 grep '|ok$' "$work/baseline" | LC_ALL=C sort >"$work/baseline.ok"
