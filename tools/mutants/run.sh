@@ -112,7 +112,10 @@ fix_of() {	# the options that fix each finding (as replay/budgets.sh)
 	f9-*) echo -p merged ;;
 	esac
 }
-for f in "$srcdir"/scenarios/*.scn; do
+# The scenario files too are run from a snapshot taken now.
+mkdir "$work/scenarios"
+cp "$srcdir"/scenarios/*.scn "$work/scenarios/" || exit 2
+for f in "$work"/scenarios/*.scn; do
 	name=$(basename "$f" .scn)
 	kind=$(sed -n 's/^expect  *//p' "$f")
 	[ -n "$kind" ] || continue
