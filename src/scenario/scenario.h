@@ -196,6 +196,7 @@ struct scn_explore {
 	uint64_t runs, seed, max_steps, pct_steps;	/* 0: not set */
 	int depth;			/* 0: not set */
 	int has_seed;
+	int bound, has_bound;		/* dfs's preemption bound */
 };
 
 struct scenario {
