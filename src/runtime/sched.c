@@ -519,8 +519,12 @@ PR_NO_TSAN static void decide(enum pr_reason reason)
 	preempted = cs->current >= 0 && idx != cs->current;
 	if (preempted)
 		rt.preemptions++;
-	if (rt.decision_observer)
+	if (rt.decision_observer) {
+		void *hide = pr_tsan_hide_begin();
+
 		rt.decision_observer(cs, idx, preempted);
+		pr_tsan_hide_end(hide);
+	}
 	if (code != rt.seg_code) {
 		close_segment(1);
 		rt.seg_code = code;
@@ -575,6 +579,15 @@ PR_NO_TSAN static void fiber_entry(void)
 
 /* ---- yield points ---------------------------------------------------- */
 
+/* The rich replay's step observer, out of ThreadSanitizer's sight. */
+PR_NO_TSAN static void observe(const struct pr_site *site, const void *obj)
+{
+	void *hide = pr_tsan_hide_begin();
+
+	rt.observer(site, obj, rt.cur, pr_step());
+	pr_tsan_hide_end(hide);
+}
+
 PR_NO_TSAN void pr_yield_slow(const struct pr_site *site, const void *obj)
 {
 	if (pr_stress_on) {
@@ -589,7 +602,7 @@ PR_NO_TSAN void pr_yield_slow(const struct pr_site *site, const void *obj)
 		return;
 	}
 	if (rt.observer)
-		rt.observer(site, obj, rt.cur, pr_step());
+		observe(site, obj);
 	if (pr_hot.budget > 0)
 		return;		/* observed only */
 	decide(PR_R_BUDGET);
@@ -609,7 +622,7 @@ PR_NO_TSAN void pr_spin(const struct pr_site *site, const void *obj)
 	pr_hot.budget--;
 	set_at(site, obj);
 	if (rt.observer)
-		rt.observer(site, obj, rt.cur, pr_step());
+		observe(site, obj);
 	/*
 	 * The loop's reads since its last pass may predate stores by others
 	 * (this context could have been preempted between them), so the
@@ -639,7 +652,7 @@ PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 	pr_hot.budget--;
 	set_at(site, waitq);
 	if (rt.observer)
-		rt.observer(site, waitq, rt.cur, pr_step());
+		observe(site, waitq);
 	c->state = CTX_BLOCKED;
 	c->wait_obj = waitq;
 	decide(PR_R_BLOCK);

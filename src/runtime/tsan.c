@@ -60,6 +60,37 @@ PR_NO_TSAN int pr_tsan_take(struct pr_tsan_report *out)
 	return 1;
 }
 
+#if PR_TSAN_ENABLED
+void AnnotateIgnoreSyncBegin(const char *file, int line);
+void __tsan_ignore_thread_begin(void);	/* clang 14 exports it, no header */
+
+/* One per thread: stress workers never observe, but explore --jobs forks. */
+static _Thread_local void *hidden_fiber;
+
+PR_NO_TSAN void *pr_tsan_hide_begin(void)
+{
+	void *cur = __tsan_get_current_fiber();
+
+	if (!hidden_fiber) {
+		hidden_fiber = __tsan_create_fiber(0);
+		__tsan_set_fiber_name(hidden_fiber, "harness");
+		__tsan_switch_to_fiber(hidden_fiber,
+				       __tsan_switch_to_fiber_no_sync);
+		/* For good: this fiber only ever runs hidden code. */
+		__tsan_ignore_thread_begin();
+		AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+		return cur;
+	}
+	__tsan_switch_to_fiber(hidden_fiber, __tsan_switch_to_fiber_no_sync);
+	return cur;
+}
+
+PR_NO_TSAN void pr_tsan_hide_end(void *cookie)
+{
+	__tsan_switch_to_fiber(cookie, __tsan_switch_to_fiber_no_sync);
+}
+#endif
+
 PR_NO_TSAN void pr_tsan_reset(void)
 {
 	/* Twice a run: free in the plain build, where nothing is reported. */

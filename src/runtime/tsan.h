@@ -105,4 +105,31 @@ void pr_tsan_describe(const struct pr_tsan_report *r, char *buf, unsigned len);
 /* Forget anything pending (between runs). */
 void pr_tsan_reset(void);
 
+/*
+ * pr_tsan_hide_begin() / pr_tsan_hide_end(cookie): run harness code that
+ * is not PR_NO_TSAN-deep (the rich replay's observers call libc and the
+ * model's instrumented name resolvers) out of ThreadSanitizer's sight.
+ * In between, the thread is on a TSan fiber of its own that ignores
+ * every access and every synchronisation, so nothing it does reaches the
+ * model's shadow cells, its clocks, or the current context's trace
+ * (whose position picks the evicted cell: a function entry logged there
+ * changes which race is reported).  Observed and unobserved runs are then
+ * the same run to TSan: replay and show see what explore saw.  Free in
+ * the plain build.
+ */
+#if PR_TSAN_ENABLED
+void *pr_tsan_hide_begin(void);
+void pr_tsan_hide_end(void *cookie);
+#else
+static inline void *pr_tsan_hide_begin(void)
+{
+	return (void *)0;
+}
+
+static inline void pr_tsan_hide_end(void *cookie)
+{
+	(void)cookie;
+}
+#endif
+
 #endif /* PAGERACE_RUNTIME_TSAN_H */
