@@ -112,6 +112,7 @@ static char run_sync, end_sync;
 
 PR_NO_TSAN static void tsan_switch_out(void)
 {
+	pr_tsan_unhide();	/* a verdict inside decide(): release as the context */
 	pr_tsan_release(&end_sync);
 }
 
@@ -487,9 +488,17 @@ PR_NO_TSAN static void decide(enum pr_reason reason)
 	int64_t budget = 1;
 	uint64_t left;
 	int idx, code, preempted;
+	void *hide;
 
 	if (pr_tsan_pending())
 		tsan_fail();
+	/*
+	 * pagerace-tsan: choosing is hidden (tsan.h).  Replay decides at every
+	 * step, explore at the end of a segment; the libc calls a decision
+	 * makes would otherwise log entries in the context's TSan trace, whose
+	 * position picks the shadow cell a later access evicts.
+	 */
+	hide = pr_tsan_hide_begin();
 	account();
 	if (rt.changed && reason == PR_R_BUDGET)
 		reason = PR_R_CHANGED;
@@ -503,6 +512,7 @@ PR_NO_TSAN static void decide(enum pr_reason reason)
 	}
 	build_choices(cs, reason);
 	if (cs->n == 0) {
+		pr_tsan_hide_end(hide);
 		nothing_enabled();
 		return;
 	}
@@ -519,12 +529,8 @@ PR_NO_TSAN static void decide(enum pr_reason reason)
 	preempted = cs->current >= 0 && idx != cs->current;
 	if (preempted)
 		rt.preemptions++;
-	if (rt.decision_observer) {
-		void *hide = pr_tsan_hide_begin();
-
+	if (rt.decision_observer)	/* hidden with the decision */
 		rt.decision_observer(cs, idx, preempted);
-		pr_tsan_hide_end(hide);
-	}
 	if (code != rt.seg_code) {
 		close_segment(1);
 		rt.seg_code = code;
@@ -542,6 +548,7 @@ PR_NO_TSAN static void decide(enum pr_reason reason)
 		rt.inj[ch->inject].remaining--;
 		rt.ctx[ch->ctx].pending_event = ch->inject;
 	}
+	pr_tsan_hide_end(hide);
 	switch_to(ch->ctx);
 }
 

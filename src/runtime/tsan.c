@@ -36,6 +36,18 @@ static int pending_flag;
 #if PR_TSAN_ENABLED
 PR_NO_TSAN int pr_tsan_pending(void)
 {
+	/*
+	 * Deterministic mode asks at every decision, and replay decides at
+	 * every step: an atomic load would log an access in the running
+	 * context's TSan trace each time, moving the trace position that
+	 * picks evicted shadow cells (tsan.h, pr_tsan_hide_begin), so replay
+	 * would miss races explore saw.  There the flag is only ever touched
+	 * by this thread (the hook runs on the fiber that raced): a plain
+	 * read, which PR_NO_TSAN leaves uninstrumented.  Stress workers set
+	 * it from any thread: an atomic read.
+	 */
+	if (!pr_stress_on)
+		return pending_flag;
 	return __atomic_load_n(&pending_flag, __ATOMIC_RELAXED);
 }
 #endif
@@ -64,13 +76,21 @@ PR_NO_TSAN int pr_tsan_take(struct pr_tsan_report *out)
 void AnnotateIgnoreSyncBegin(const char *file, int line);
 void __tsan_ignore_thread_begin(void);	/* clang 14 exports it, no header */
 
-/* One per thread: stress workers never observe, but explore --jobs forks. */
-static _Thread_local void *hidden_fiber;
+/*
+ * One per thread (explore --jobs forks; stress never hides).  @hidden_from
+ * is the fiber hidden code left, NULL when not hiding: a nested begin is
+ * a no-op, and pr_tsan_unhide ends hiding early on the paths that leave a
+ * context from inside hidden code (a verdict, a crash).
+ */
+static _Thread_local void *hidden_fiber, *hidden_from;
 
 PR_NO_TSAN void *pr_tsan_hide_begin(void)
 {
-	void *cur = __tsan_get_current_fiber();
+	void *cur;
 
+	if (hidden_from)
+		return NULL;
+	cur = __tsan_get_current_fiber();
 	if (!hidden_fiber) {
 		hidden_fiber = __tsan_create_fiber(0);
 		__tsan_set_fiber_name(hidden_fiber, "harness");
@@ -79,15 +99,26 @@ PR_NO_TSAN void *pr_tsan_hide_begin(void)
 		/* For good: this fiber only ever runs hidden code. */
 		__tsan_ignore_thread_begin();
 		AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
-		return cur;
+	} else {
+		__tsan_switch_to_fiber(hidden_fiber,
+				       __tsan_switch_to_fiber_no_sync);
 	}
-	__tsan_switch_to_fiber(hidden_fiber, __tsan_switch_to_fiber_no_sync);
+	hidden_from = cur;
 	return cur;
+}
+
+PR_NO_TSAN void pr_tsan_unhide(void)
+{
+	if (!hidden_from)
+		return;
+	__tsan_switch_to_fiber(hidden_from, __tsan_switch_to_fiber_no_sync);
+	hidden_from = NULL;
 }
 
 PR_NO_TSAN void pr_tsan_hide_end(void *cookie)
 {
-	__tsan_switch_to_fiber(cookie, __tsan_switch_to_fiber_no_sync);
+	if (cookie)
+		pr_tsan_unhide();
 }
 #endif
 

@@ -120,6 +120,7 @@ void pr_tsan_reset(void);
 #if PR_TSAN_ENABLED
 void *pr_tsan_hide_begin(void);
 void pr_tsan_hide_end(void *cookie);
+void pr_tsan_unhide(void);
 #else
 static inline void *pr_tsan_hide_begin(void)
 {
@@ -129,6 +130,10 @@ static inline void *pr_tsan_hide_begin(void)
 static inline void pr_tsan_hide_end(void *cookie)
 {
 	(void)cookie;
+}
+
+static inline void pr_tsan_unhide(void)
+{
 }
 #endif
 
