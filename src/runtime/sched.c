@@ -110,7 +110,7 @@ static void decide(enum pr_reason reason);
  */
 static char run_sync, end_sync;
 
-PR_NO_TSAN static void tsan_switch_out(void)
+PR_TSAN_INVISIBLE static void tsan_switch_out(void)
 {
 	pr_tsan_unhide();	/* a verdict inside decide(): release as the context */
 	pr_tsan_release(&end_sync);
@@ -183,7 +183,7 @@ PR_NO_TSAN static void close_segment(uint64_t min_steps)
 
 /* ---- ending a run ---------------------------------------------------- */
 
-PR_NO_TSAN static __attribute__((noreturn)) void leave_to_main(void)
+PR_TSAN_INVISIBLE static __attribute__((noreturn)) void leave_to_main(void)
 {
 	int self = rt.cur;
 
@@ -195,7 +195,7 @@ PR_NO_TSAN static __attribute__((noreturn)) void leave_to_main(void)
 	abort();	/* an ended run's contexts are never resumed */
 }
 
-PR_NO_TSAN static void end_run(uint64_t min_last_steps)
+PR_TSAN_INVISIBLE static void end_run(uint64_t min_last_steps)
 {
 	close_segment(min_last_steps);
 	if (rt.cur >= 0)
@@ -233,7 +233,7 @@ PR_NO_TSAN static void fill_verdict(int ctx, const char *kind, const void *obj,
 		vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
 }
 
-PR_NO_TSAN static void fail_now(void)
+PR_TSAN_INVISIBLE static void fail_now(void)
 {
 	if (rt.cur >= 0) {
 		account();
@@ -454,7 +454,7 @@ PR_NO_TSAN static void build_choices(struct pr_choices *cs, enum pr_reason reaso
 static void fiber_entry(void);
 static void run_event(struct pr_ctx *c);
 
-PR_NO_TSAN static void switch_to(int t)
+PR_TSAN_INVISIBLE static void switch_to(int t)
 {
 	int self = rt.cur;
 	struct pr_ctx *tc = &rt.ctx[t];
@@ -481,7 +481,7 @@ PR_NO_TSAN static void switch_to(int t)
 		run_event(&rt.ctx[self]);
 }
 
-PR_NO_TSAN static void decide(enum pr_reason reason)
+PR_TSAN_INVISIBLE static void decide(enum pr_reason reason)
 {
 	struct pr_choices *cs = &rt.cs;
 	const struct pr_choice *ch;
@@ -587,7 +587,7 @@ PR_NO_TSAN static void fiber_entry(void)
 /* ---- yield points ---------------------------------------------------- */
 
 /* The rich replay's step observer, out of ThreadSanitizer's sight. */
-PR_NO_TSAN static void observe(const struct pr_site *site, const void *obj)
+PR_TSAN_INVISIBLE static void observe(const struct pr_site *site, const void *obj)
 {
 	void *hide = pr_tsan_hide_begin();
 
@@ -595,7 +595,7 @@ PR_NO_TSAN static void observe(const struct pr_site *site, const void *obj)
 	pr_tsan_hide_end(hide);
 }
 
-PR_NO_TSAN void pr_yield_slow(const struct pr_site *site, const void *obj)
+PR_TSAN_INVISIBLE void pr_yield_slow(const struct pr_site *site, const void *obj)
 {
 	if (pr_stress_on) {
 		pr_stress_yield_slow(site, obj);
@@ -719,6 +719,8 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	} else {
 		pr_fiber_tsan_renew(&c->fiber);
 	}
+	if (rt.opts->tsan_blind)
+		pr_fiber_tsan_blind(&c->fiber);
 	/* strncpy pads with NULs: the name buffer is the same every run. */
 	strncpy(c->name, name, sizeof(c->name) - 1);
 	c->name[sizeof(c->name) - 1] = '\0';
@@ -843,6 +845,7 @@ PR_NO_TSAN void pr_run_options_default(struct pr_run_options *o)
 {
 	o->max_steps = 100000;
 	o->stack_size = 256 * 1024;
+	o->tsan_blind = 0;
 }
 
 PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
@@ -872,6 +875,7 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	pr_objname_reset();
 	pr_crash_install();
 	pr_tsan_reset();
+	pr_tsan_new_history();
 	pr_fiber_tsan_main(&rt.main);
 	rt.in_run = 1;
 
