@@ -12,6 +12,7 @@
 # trace in three diverged, the recorder's own accesses reported as races
 # or the model's race evicted from the shadow by them.
 
+PAGERACE=${PAGERACE:-src/pagerace}
 PAGERACE_TSAN=${PAGERACE_TSAN:-src/pagerace-tsan}
 srcdir=${top_srcdir:-.}
 want=${PR_TSAN_TRACES:-20}
@@ -63,7 +64,7 @@ while read -r scn strat seed runs; do
 	done
 done <"$tmp/plan"
 
-echo "1..3"
+echo "1..5"
 n=0
 ok() {
 	n=$((n + 1))
@@ -96,3 +97,15 @@ test "$rp" -eq "$got"
 ok $? "replay: $rp/$got reproduce the recorded verdict at the recorded step"
 test "$sh" -eq "$got"
 ok $? "show: $sh/$got render the failure"
+
+# ---- the trace says which flavour made it; plain pagerace names the
+# command for a data race instead of reporting a divergence
+t=$(grep -l '^verdict-kind data-race$' $(cat "$tmp/list") | head -n 1)
+test -n "$t" && test "$(cat $(cat "$tmp/list") | grep -c '^flavour tsan$')" -eq "$got"
+ok $? "every trace records 'flavour tsan'"
+"$PAGERACE" replay "$t" </dev/null >"$tmp/out" 2>"$tmp/err"
+rc=$?
+sed 's/^/# /' "$tmp/err"
+test $rc -eq 2 && ! grep -q divergence "$tmp/err" &&
+	grep -q "error: this trace's data race was found by pagerace-tsan .*: pagerace-tsan replay $t\$" "$tmp/err"
+ok $? "plain pagerace on a data-race trace: exit 2, names pagerace-tsan replay"
