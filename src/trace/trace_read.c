@@ -479,9 +479,9 @@ static int header(struct parser *p)
 	if (e - v > 9 || number(p, v, e, UINT32_MAX, "format version",
 				&version))
 		return FAIL_AT(p, v, "unsupported trace format version %.*s "
-			       "(this pagerace reads %d)",
+			       "(this pagerace reads %d to %d)",
 			       (int)(e - v > 20 ? 20 : e - v), v,
-			       PR_TRACE_FORMAT);
+			       PR_TRACE_FORMAT_MIN, PR_TRACE_FORMAT);
 	if (version < PR_TRACE_FORMAT_MIN || version > PR_TRACE_FORMAT)
 		return FAIL_AT(p, v, "unsupported trace format version %llu "
 			       "(this pagerace reads %d to %d)",
