@@ -569,7 +569,7 @@ PR_NO_TSAN static void run_event(struct pr_ctx *c)
 	decide(PR_R_IRET);
 }
 
-PR_NO_TSAN static void fiber_entry(void)
+PR_TSAN_INVISIBLE static void fiber_entry(void)
 {
 	struct pr_ctx *c = &rt.ctx[rt.cur];
 
@@ -716,8 +716,10 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 		if (pr_fiber_alloc(&c->fiber, rt.opts->stack_size) != 0)
 			pr_fail("setup", NULL, "cannot map a stack for %s", name);
 		rt.fibers_ready = rt.nctx + 1;
+	} else if (c->state == CTX_DONE || !c->started) {
+		pr_fiber_tsan_reuse(&c->fiber);	/* previous run: finished */
 	} else {
-		pr_fiber_tsan_renew(&c->fiber);
+		pr_fiber_tsan_renew(&c->fiber);	/* abandoned mid-function */
 	}
 	if (rt.opts->tsan_blind)
 		pr_fiber_tsan_blind(&c->fiber);
