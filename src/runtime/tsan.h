@@ -72,8 +72,10 @@ void AnnotateNewMemory(const char *file, int line, const volatile void *mem,
  * picks.  Cells left by earlier runs, and fibers whose traces ran on from
  * earlier runs, made whether run N's race is reported depend on runs
  * 0..N-1: explore (run 11 after runs 0-10) and replay (run 11 alone) of
- * one schedule disagreed.  This, with a new TSan fiber per context per run
- * (pr_fiber_tsan_renew), starts every run from a clean history.
+ * one schedule disagreed.  This, with TSan's global reset before every run
+ * (pr_tsan_new_history) and a new TSan fiber for a context the previous
+ * run abandoned (pr_fiber_tsan_renew), starts every run from a clean
+ * history.
  */
 
 /*
