@@ -136,5 +136,31 @@ int main(int argc, char **argv)
 	std::printf("relacy   v1    random    : runs to detection over 20 seeds: median %lu, min %lu, max %lu%s\n",
 		    found[9], found[0], found[19],
 		    missed ? " (some seeds never found it)" : "");
+
+	// Systematic: full search and context bound 4, the fixed protocol
+	// proven (iterations to exhaustion) and v1 found (iterations to it).
+	for (int bug = 0; bug <= 1; bug++)
+		for (int full = 1; full >= 0; full--) {
+			rl::test_params p;
+
+			p.search_type = full ? rl::fair_full_search_scheduler_type
+					     : rl::fair_context_bound_scheduler_type;
+			p.context_bound = 4;
+			p.iteration_count = 100000000;
+			p.output_stream = &sink;
+			p.progress_stream = &sink;
+			p.output_history = true;
+			v1 = bug != 0;
+			double t0 = now();
+			bool ok = rl::simulate<spec_test>(p);
+			double dt = now() - t0;
+			std::printf("relacy   %-5s %-12s: %s after %llu iterations, %.3f s\n",
+				    bug ? "v1" : "fixed",
+				    full ? "full search" : "ctx bound 4",
+				    ok ? (bug ? "NOT FOUND" : "clean, exhausted")
+				       : (bug ? "found" : "FAILED"),
+				    (unsigned long long)p.stop_iteration, dt);
+			sink.str("");
+		}
 	return 0;
 }

@@ -34,12 +34,13 @@ json() {	# json KEY: a string or number field of $tmp/out
 	sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" "$tmp/out" | head -n 1
 }
 
-# The knob that fixes each finding, and the one each bug scenario plants.
+# The options that fix each finding (a knob, or the merged protocol).
 fix_of() {
 	case $1 in
-	f1-*) echo radix-single-read ;;
-	f2-*) echo release-no-recheck ;;
-	f4-*) echo gang-empty-exit ;;
+	f1-*|f8-*) echo -K radix-single-read ;;
+	f2-*) echo -K release-no-recheck ;;
+	f4-*) echo -K gang-empty-exit ;;
+	f9-*) echo -p merged ;;
 	esac
 }
 
@@ -79,8 +80,8 @@ for s in $scenarios; do
 	fix=$(fix_of "$name")
 	if [ -n "$fix" ]; then
 		"$PAGERACE" explore -q --json --trace-dir "$tmp/tr" $(knobs_of "$f") \
-			-K "$fix" "$f" >"$tmp/out" 2>"$tmp/err"
-		ok $? "$name: with -K $fix the same budget finds nothing"
+			$fix "$f" >"$tmp/out" 2>"$tmp/err"
+		ok $? "$name: with $fix the same budget finds nothing"
 	else
 		opts=$(knobs_of "$f" | sed "s/-K $name //")
 		"$PAGERACE" explore -q --json --trace-dir "$tmp/tr" -K none $opts "$f" \

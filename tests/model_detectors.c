@@ -4,9 +4,11 @@
  * stay quiet on the correct use, in a single-CPU run where nothing else
  * can be to blame.
  */
+#include "check/shadow.h"
 #include "kernel/kernel.h"
 #include "kernel/rcu.h"
 #include "model/model.h"
+#include "model/page_alloc.h"
 #include "model/variant.h"
 #include "runtime/run.h"
 #include "strategy/strategy.h"
@@ -34,6 +36,18 @@ static void double_put(void *arg)
 	page_cache_release(page);
 	if (protect == 2)
 		page_cache_release(page);	/* one put too many */
+}
+
+/* A held reference (an LRU isolation's) and a free of the page. */
+static void free_held(void *arg)
+{
+	struct page *page = alloc_page(0);
+
+	(void)arg;
+	shadow_hold_by(page, "isolate_lru_pages");
+	if (protect != 3)
+		shadow_unhold(page);	/* the holder let go first */
+	__free_page(page);
 }
 
 static void setup_reader(void *arg)
@@ -87,5 +101,11 @@ int main(void)
 	   !strcmp(k, "put-free-page") ||
 	   !strcmp(k, "leak") || !strcmp(k, "invariant"),
 	   "one put too many is caught: %s", k);
+	protect = 0;
+	k = run(free_held);
+	ok(!strcmp(k, ""), "free after the holder let go: clean (%s)", k);
+	protect = 3;
+	k = run(free_held);
+	ok(!strcmp(k, "free-held-page"), "free of a page still held: %s", k);
 	return done_testing();
 }

@@ -96,7 +96,7 @@ static const struct {
 	{ "cpu 0 { r0 = alloc_page; free_page r0 }\nacceptable 0:r0 == 1 \"x\"\n", 2, 17, "cannot compare a page with a number" },
 	{ "cpu 0 { r0 = alloc_page; free_page r0 }\nacceptable 0:r0 != null\n", 2, 24, "description in double quotes" },
 	{ "cpu 0 { }\nexpect bad-lokup\n", 2, 8, "unknown verdict kind 'bad-lokup' (did you mean 'bad-lookup'?)" },
-	{ "cpu 0 { }\nexplore strategy dfs\n", 2, 18, "unknown strategy 'dfs'" },
+	{ "cpu 0 { }\nexplore strategy bfs\n", 2, 18, "unknown strategy 'bfs'" },
 	{ "cpu 0 { }\nexplore rnus 5\n", 2, 9, "did you mean 'runs'?" },
 	{ "cpu 0 { }\nsummary \"unterminated\n", 2, 9, "unterminated string" },
 	{ "cpu 0 { } \x01\n", 1, 11, "unexpected control byte 0x01" },

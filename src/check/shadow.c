@@ -41,6 +41,7 @@ struct page_shadow {
 	int holder_ctx;		/* the last context to take a held ref */
 	int lock_owner;		/* context + 2 (-1: setup); 0: unlocked */
 	const char *lock_fn;
+	const char *hold_fn;	/* who took the last hold: a lookup or @fn */
 };
 
 static struct page_shadow *shadow;
@@ -132,11 +133,26 @@ PR_NO_TSAN static const char *mapping_name(const struct address_space *m, char *
 PR_NO_TSAN void shadow_lookup_found(struct page *page)
 {
 	struct lookup_key *k = current_key();
-	unsigned long flags = page_peek_flags(page);
+	unsigned long flags;
 	char want[24], got[24];
 
 	if (!k)
 		return;
+	/*
+	 * A walk that stops a level short (finding F8) hands back a slot
+	 * that holds a radix-tree node: say what the object is, not what a
+	 * page's fields would read there.  The address alone decides, so
+	 * this holds in stress mode too.
+	 */
+	if (!page_model_owns(page)) {
+		char obj[32];
+
+		pr_fail("bad-lookup", page,
+			"%s(%s, %lu) returned %s, which is not a page",
+			k->fn, mapping_name(k->mapping, want, sizeof(want)),
+			k->index, pr_obj_name(page, obj, sizeof(obj)));
+	}
+	flags = page_peek_flags(page);
 	if (pr_stress_mode()) {
 		/*
 		 * Free-running, the page may be truncated between the lookup's
@@ -179,14 +195,40 @@ PR_NO_TSAN void shadow_track_holds(int on)
 	cpu_lookup[self_slot()].track_holds = on;
 }
 
-PR_NO_TSAN void shadow_hold(struct page *page)
+PR_NO_TSAN void shadow_hold_by(struct page *page, const char *fn)
 {
 	struct page_shadow *s = ps(page);
 
 	if (s) {
 		__atomic_fetch_add(&s->holders, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->holder_ctx, pr_self(), __ATOMIC_RELAXED);
+		__atomic_store_n(&s->hold_fn, fn, __ATOMIC_RELAXED);
 	}
+}
+
+PR_NO_TSAN void shadow_hold(struct page *page)
+{
+	shadow_hold_by(page, NULL);
+}
+
+/*
+ * A free of a page someone holds a counted reference on: the holder will
+ * go on using (and putting) a free page.  Legitimate transient references
+ * (a speculative getter's before its recheck) are never holds.
+ */
+PR_NO_TSAN void shadow_check_free(struct page *page, const char *fn)
+{
+	struct page_shadow *s = ps(page);
+	const char *by;
+
+	if (!s || __atomic_load_n(&s->holders, __ATOMIC_RELAXED) <= 0)
+		return;
+	by = __atomic_load_n(&s->hold_fn, __ATOMIC_RELAXED);
+	pr_fail("free-held-page", page,
+		"%s frees page#%lu while %s holds a reference to it (taken by %s)",
+		fn, page_to_pfn(page),
+		pr_ctx_name(__atomic_load_n(&s->holder_ctx, __ATOMIC_RELAXED)),
+		by ? by : "a lookup");
 }
 
 PR_NO_TSAN void shadow_unhold(struct page *page)
@@ -210,11 +252,12 @@ PR_NO_TSAN int shadow_holders(const struct page *page)
 	return s ? __atomic_load_n(&s->holders, __ATOMIC_RELAXED) : 0;
 }
 
-PR_NO_TSAN static void shadow_reclaim_locked(struct page *page, const char *fn)
+PR_NO_TSAN static void shadow_reclaim_locked(struct page *page, const char *fn,
+					     int own)
 {
 	struct page_shadow *s = ps(page);
 
-	if (s && __atomic_load_n(&s->holders, __ATOMIC_RELAXED) > 0)
+	if (s && __atomic_load_n(&s->holders, __ATOMIC_RELAXED) > own)
 		pr_fail("reclaim-held-page", page,
 			"%s took the page out of the cache while %s holds a reference from a lookup",
 			fn, pr_ctx_name(__atomic_load_n(&s->holder_ctx,
@@ -255,7 +298,14 @@ PR_NO_TSAN static void shadow_page_unlocked_locked(struct page *page, const char
 PR_NO_TSAN void shadow_reclaim(struct page *page, const char *fn)
 {
 	pr_harness_lock();
-	shadow_reclaim_locked(page, fn);
+	shadow_reclaim_locked(page, fn, 0);
+	pr_harness_unlock();
+}
+
+PR_NO_TSAN void shadow_reclaim_own(struct page *page, const char *fn, int own)
+{
+	pr_harness_lock();
+	shadow_reclaim_locked(page, fn, own);
 	pr_harness_unlock();
 }
 

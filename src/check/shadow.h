@@ -40,12 +40,18 @@ void shadow_hold(struct page *page);
 /* While on, a lookup on this CPU holds what it finds (shadow_hold). */
 void shadow_track_holds(int on);
 void shadow_unhold(struct page *page);
+/* A hold taken by @fn outside a lookup (LRU isolation); unheld alike. */
+void shadow_hold_by(struct page *page, const char *fn);
+/* Detector at every free: a page must not be freed while held. */
+void shadow_check_free(struct page *page, const char *fn);
 int shadow_holders(const struct page *page);
 /*
  * Reclaim has just taken @page out of its tree (tree_lock still held, its
  * count check passed): no lookup may have pinned it since that check.
  */
 void shadow_reclaim(struct page *page, const char *fn);
+/* The same, when the reclaimer itself holds @own of the holds (isolation). */
+void shadow_reclaim_own(struct page *page, const char *fn, int own);
 
 /* Page lock ownership: acquired (lock_page, trylock, __SetPageLocked). */
 void shadow_page_locked(struct page *page, const char *fn);

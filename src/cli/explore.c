@@ -28,7 +28,7 @@
 /* What the command line set overrides a scenario's defaults. */
 enum { SET_STRATEGY = 1, SET_RUNS = 2, SET_SEED = 4, SET_DEPTH = 8,
        SET_PCT_STEPS = 16, SET_MAX_STEPS = 32, SET_PROTOCOL = 64,
-       SET_KNOBS = 128, SET_SHIFT = 256 };
+       SET_KNOBS = 128, SET_SHIFT = 256, SET_BOUND = 512 };
 
 static void explore_usage(FILE *f)
 {
@@ -41,8 +41,11 @@ static void explore_usage(FILE *f)
 "radix shift and explore settings apply unless an option below overrides\n"
 "them ('-K none': no knobs).\n"
 "\n"
-"  -s, --strategy NAME   random (default) or pct\n"
-"  -n, --runs N          number of runs (default 10000)\n"
+"  -s, --strategy NAME   random (default), pct, dfs or dpor (systematic:\n"
+"                        every schedule, or one per equivalence class)\n"
+"  -n, --runs N          number of runs (default 10000; dfs and dpor:\n"
+"                        an execution budget, default 1000000)\n"
+"      --preemption-bound K  dfs: at most K preemptions per execution\n"
 "      --first-run I     index of the first run (default 0)\n"
 "  -t, --time SECONDS    stop after this long instead (runs stay exact)\n"
 "      --seed S          exploration seed (default 1)\n"
@@ -68,7 +71,7 @@ static void explore_usage(FILE *f)
 }
 
 enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
-       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING };
+       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING, OPT_BOUND };
 
 static const struct option long_opts[] = {
 	{ "strategy", required_argument, NULL, 's' },
@@ -78,6 +81,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "depth", required_argument, NULL, 'd' },
 	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
+	{ "preemption-bound", required_argument, NULL, OPT_BOUND },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "knob", required_argument, NULL, 'K' },
@@ -184,6 +188,16 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 				return bad_number("--pct-steps", optarg);
 			o->set |= SET_PCT_STEPS;
 			break;
+		case OPT_BOUND:
+			if (parse_u64(optarg, &v) || v > 1000) {
+				fprintf(stderr, "%s explore: error: --preemption-bound needs a number from 0 to 1000, not '%s'\n",
+					pr_argv0, optarg);
+				return -1;
+			}
+			o->params.has_bound = 1;
+			o->params.preemption_bound = (int)v;
+			o->set |= SET_BOUND;
+			break;
 		case OPT_MAX_STEPS:
 			if (parse_u64(optarg, &o->run.max_steps) ||
 			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX)
@@ -278,12 +292,7 @@ static int parse_opts(int argc, char **argv, struct explore_opts *o)
 			pr_argv0);
 		return -1;
 	}
-	if (strcmp(o->strategy, "random") && strcmp(o->strategy, "pct")) {
-		fprintf(stderr, "%s explore: error: unknown strategy '%s' (random, pct)\n",
-			pr_argv0, o->strategy);
-		return -1;
-	}
-	return 0;
+	return explore_check_strategy(o, "explore");
 }
 
 static double now(void)
@@ -343,6 +352,10 @@ static void apply_scenario(struct explore_opts *o, const struct target *tg)
 		o->params.pct_steps = x->pct_steps;
 	if (x->max_steps && !(o->set & SET_MAX_STEPS))
 		o->run.max_steps = x->max_steps;
+	if (x->has_bound && !(o->set & SET_BOUND)) {
+		o->params.has_bound = 1;
+		o->params.preemption_bound = x->bound;
+	}
 }
 
 /* How the runs ended, by the scenario's outcome classes. */
@@ -377,9 +390,19 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 				pr_argv0, o->trace_dir, strerror(errno));
 			return -1;
 		}
-		snprintf(path, pathlen, "%s/%s-seed%llu-run%llu.trace",
-			 o->trace_dir, tg->short_name, (unsigned long long)o->seed,
-			 (unsigned long long)run);
+		char what[64];
+
+		/* A systematic search has no seed; its shards number alike. */
+		if (explore_systematic(o->strategy) && o->shards)
+			snprintf(what, sizeof(what), "%s-shard%uof%u", o->strategy,
+				 o->shard, o->shards);
+		else if (explore_systematic(o->strategy))
+			snprintf(what, sizeof(what), "%s", o->strategy);
+		else
+			snprintf(what, sizeof(what), "seed%llu",
+				 (unsigned long long)o->seed);
+		snprintf(path, pathlen, "%s/%s-%s-run%llu.trace", o->trace_dir,
+			 tg->short_name, what, (unsigned long long)run);
 	}
 	pr_trace_init(&t);
 	t.program = (char *)tg->name;
@@ -462,7 +485,7 @@ int explore_failure(struct explore_state *st, uint64_t run,
 }
 
 /* Explore [st->lo, st->lo + st->len) in this process. */
-static int explore_here(struct explore_state *st)
+int explore_loop(struct explore_state *st)
 {
 	struct pr_schedule rec;
 	struct pr_run_result res;
@@ -470,11 +493,17 @@ static int explore_here(struct explore_state *st)
 
 	pr_schedule_init(&rec);
 	for (uint64_t run = st->lo; ; run++) {
+		if (st->strat->ops->exhausted &&
+		    st->strat->ops->exhausted(st->strat))
+			break;
 		if (st->o.time_budget > 0) {
 			if ((st->done & 255) == 0 &&
-			    now() - st->t0 >= st->o.time_budget)
+			    now() - st->t0 >= st->o.time_budget) {
+				st->stopped = STOP_TIME;
 				break;
+			}
 		} else if (st->done == st->len) {
+			st->stopped = STOP_BUDGET;
 			break;
 		}
 		if (pr_run_once(st->tg.prog, st->strat, &st->o.run, st->o.seed,
@@ -485,11 +514,15 @@ static int explore_here(struct explore_state *st)
 				break;
 			}
 			rc = EXIT_FOUND;
-			if (!st->o.keep_going)
+			if (!st->o.keep_going) {
+				st->stopped = STOP_FAILURE;
 				break;
+			}
 			continue;
 		}
 		st->done++;
+		if (res.abandoned)
+			st->blocked++;
 		if ((st->done & 1023) == 0)
 			explore_progress(st);
 	}
@@ -500,6 +533,7 @@ static int explore_here(struct explore_state *st)
 static void print_summary(struct explore_state *st, double elapsed)
 {
 	const struct explore_opts *o = &st->o;
+	char cov[256];
 
 	if (o->json) {
 		struct explore_summary s;
@@ -528,6 +562,21 @@ static void print_summary(struct explore_state *st, double elapsed)
 		s.ff_kind = st->first.verdict.kind;
 		s.ff_message = st->first.verdict.msg;
 		s.ff_trace = st->first_path;
+		explore_coverage_text(st, cov, sizeof(cov));
+		s.coverage = cov;
+		s.coverage_kind = explore_coverage_kind(st);
+		if (explore_systematic(o->strategy)) {
+			struct pr_coverage c;
+
+			explore_coverage(st, &c);
+			s.systematic = 1;
+			s.executions = c.executions;
+			s.blocked = c.blocked;
+			s.complete = c.complete;
+			s.bound = c.bound;
+			s.bound_cut = c.bound_cut;
+			s.stopped = st->stopped;
+		}
 		explore_summary_print(stdout, &s);
 		return;
 	}
@@ -545,6 +594,8 @@ static void print_summary(struct explore_state *st, double elapsed)
 	else
 		printf("), %.0f runs/s\n",
 		       elapsed > 0 ? st->done / elapsed : 0.0);
+	explore_coverage_text(st, cov, sizeof(cov));
+	printf("coverage: %s\n", cov);
 	if (st->tg.scn)
 		print_outcomes(st->tg.scn);
 }
@@ -563,11 +614,23 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_BADINPUT;
 	if (st.tg.scn)
 		apply_scenario(o, &st.tg);
+	if (explore_check_strategy(o, "explore")) {
+		target_release(&st.tg);
+		return EXIT_BADINPUT;
+	}
+	/* A systematic search's runs are a budget; a generous one. */
+	if (explore_systematic(o->strategy) && !(o->set & SET_RUNS) &&
+	    !(st.tg.scn && st.tg.scn->explore.runs))
+		o->runs = 1000000;
 	if (!strcmp(o->strategy, "pct") && o->params.pct_steps == 0) {
 		o->params.pct_steps = pr_pct_calibrate(st.tg.prog, &o->run,
 						       o->seed);
 		if (st.tg.scn)	/* the calibration runs are not explored */
 			scenario_reset_stats(st.tg.scn);
+	}
+	if (explore_systematic(o->strategy)) {
+		o->params.shard = o->shard;
+		o->params.shards = o->shards;
 	}
 	st.strat = pr_strategy_create(o->strategy, &o->params);
 	if (!st.strat) {
@@ -579,7 +642,9 @@ int cmd_explore(int argc, char **argv)
 	/* Slice I of N: runs * I / N up to runs * (I + 1) / N, exactly. */
 	st.lo = o->first_run;
 	st.len = o->runs;
-	if (o->shards) {
+	if (o->shards && explore_systematic(o->strategy)) {
+		/* The strategy splits its tree instead; the budget is a shard's. */
+	} else if (o->shards) {
 		uint64_t base = o->runs / o->shards, rem = o->runs % o->shards;
 
 		st.lo += base * o->shard + (o->shard < rem ? o->shard : rem);
@@ -587,10 +652,12 @@ int cmd_explore(int argc, char **argv)
 	}
 	st.tty = !o->quiet && !o->json && isatty(STDERR_FILENO);
 	st.t0 = now();
-	if (o->jobs > 1)
+	if (o->jobs > 1 && explore_systematic(o->strategy))
+		rc = explore_jobs_tree(&st);
+	else if (o->jobs > 1)
 		rc = explore_jobs(&st);
 	else
-		rc = explore_here(&st);
+		rc = explore_loop(&st);
 	elapsed = now() - st.t0;
 	if (st.tty)
 		fputc('\n', stderr);

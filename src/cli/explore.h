@@ -41,7 +41,37 @@ struct explore_state {
 	char first_path[4096];
 	int tty;
 	double t0, last_progress;
+	uint64_t blocked;	/* runs a systematic strategy abandoned */
+	int stopped;		/* STOP_*: why the loop ended early */
+	struct pr_coverage merged;	/* --jobs: the parts' together */
+	int has_merged;
 };
+
+enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_FAILURE, STOP_INTERRUPT };
+
+/*
+ * coverage.c: the strategies explore knows, checked against the other
+ * options (@cmd names the command in errors); and what an exploration
+ * covered, as one statement: "exhaustive: ...", "bounded: ...",
+ * "sampled: ..." or "incomplete: ...", and its first word.
+ */
+int explore_check_strategy(const struct explore_opts *o, const char *cmd);
+int explore_systematic(const char *strategy);
+void explore_coverage_text(const struct explore_state *st, char *buf,
+			   size_t len);
+const char *explore_coverage_kind(const struct explore_state *st);
+/*
+ * The same from plain numbers (merge recomputes the whole's): a
+ * systematic search's, whose @c->shard == @c->shards means "all the
+ * shards, merged"; and a sampler's.
+ */
+struct pr_coverage;
+const char *explore_statement_kind(const struct pr_coverage *c);
+void explore_statement_text(const char *strategy, const struct pr_coverage *c,
+			    uint64_t failures, int stopped, char *buf,
+			    size_t len);
+void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
+			  uint64_t failures, char *buf, size_t len);
 
 /*
  * Run @run failed with @res and schedule @rec: save its trace and print
@@ -55,6 +85,15 @@ void explore_progress(struct explore_state *st);
 
 /* jobs.c: explore [st->lo, st->lo + st->len) with st->o.jobs workers. */
 int explore_jobs(struct explore_state *st);
+/*
+ * jobs_tree.c: a dfs or dpor search in st->o.jobs parts, one worker each,
+ * each running explore.c's loop over runs in its own process
+ * (explore_loop: the whole exploration when there are no jobs).
+ */
+int explore_jobs_tree(struct explore_state *st);
+int explore_loop(struct explore_state *st);
+/* coverage.c: what a systematic search covered (merged parts for --jobs). */
+void explore_coverage(const struct explore_state *st, struct pr_coverage *c);
 
 /* A summary, as `explore --json` prints it and `merge` reads it. */
 struct explore_summary {
@@ -71,6 +110,10 @@ struct explore_summary {
 	int has_first;
 	uint64_t ff_run, ff_step;
 	const char *ff_kind, *ff_message, *ff_trace;
+	const char *coverage, *coverage_kind;	/* NULL: not known */
+	int systematic;		/* dfs, dpor: print what the search covered */
+	uint64_t executions, blocked;
+	int complete, bound, bound_cut, stopped;	/* STOP_* */
 };
 
 /* merge.c: one JSON object on one line. */

@@ -60,6 +60,19 @@ void explore_summary_print(FILE *f, const struct explore_summary *s)
 	if (s->pct)
 		fprintf(f, ",\"pct_depth\":%d,\"pct_steps\":%llu", s->pct_depth,
 			(unsigned long long)s->pct_steps);
+	if (s->systematic)
+		fprintf(f, ",\"executions\":%llu,\"blocked\":%llu,\"complete\":%s,"
+			"\"bound\":%d,\"bound_cut\":%s,\"stopped\":%d",
+			(unsigned long long)s->executions,
+			(unsigned long long)s->blocked,
+			s->complete ? "true" : "false", s->bound,
+			s->bound_cut ? "true" : "false", s->stopped);
+	if (s->coverage) {
+		fprintf(f, ",\"coverage\":");
+		json_string(f, s->coverage_kind);
+		fprintf(f, ",\"coverage_statement\":");
+		json_string(f, s->coverage);
+	}
 	if (s->has_first) {
 		fprintf(f, ",\"first_failure\":{\"run\":%llu,\"kind\":",
 			(unsigned long long)s->ff_run);
@@ -349,6 +362,38 @@ static int parse_summary(struct parser *ps, struct shard_in *in)
 			in->s.pct = 1;
 		} else if (!strcmp(key, "first_failure")) {
 			rc = parse_first_failure(ps, in);
+		} else if (!strcmp(key, "executions") ||
+			   !strcmp(key, "blocked")) {
+			rc = parse_number(ps, key[0] == 'e' ? &in->s.executions
+							  : &in->s.blocked, NULL);
+			in->s.systematic = 1;
+		} else if (!strcmp(key, "complete") ||
+			   !strcmp(key, "bound_cut")) {
+			rc = parse_bool(ps, key[0] == 'c' ? &in->s.complete
+							  : &in->s.bound_cut);
+		} else if (!strcmp(key, "bound") || !strcmp(key, "stopped")) {
+			uint64_t v;
+			int neg = 0;
+
+			skip_ws(ps);
+			if (*ps->p == '-') {	/* bound -1: none */
+				neg = 1;
+				ps->p++;
+			}
+			rc = parse_number(ps, &v, NULL);
+			if (!rc && v > 1000)
+				rc = perr(ps, "bound or stopped out of range");
+			if (key[0] == 'b')
+				in->s.bound = neg ? -(int)v : (int)v;
+			else
+				in->s.stopped = (int)v;
+		} else if (!strcmp(key, "coverage") ||
+			   !strcmp(key, "coverage_statement")) {
+			/* Recomputed for the whole: a shard's says less. */
+			char *s = parse_string(ps);
+
+			rc = s ? 0 : -1;
+			free(s);
 		} else {
 			char m[96];
 
@@ -491,6 +536,62 @@ static const char *mismatch(const struct explore_summary *a,
 	return NULL;
 }
 
+/*
+ * Shards of a split dfs or dpor search (--shard I/N): each explored its own
+ * leaves of one tree (doc/systematic.md), so the whole is complete when
+ * every part is, and its executions are the parts' sum.  Failures are
+ * listed by shard; the first reported is shard order's first.
+ */
+static int merge_tree(struct shard_in **by, uint64_t n, int timing)
+{
+	struct explore_summary m = by[0]->s;
+	struct pr_coverage c;
+	char cov[256];
+
+	memset(&c, 0, sizeof(c));
+	c.complete = 1;
+	c.bound = m.bound;
+	m.runs = m.failures = m.executions = m.blocked = 0;
+	m.elapsed = 0;
+	m.has_first = 0;
+	m.stopped = 0;
+	m.bound_cut = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		const struct explore_summary *s = &by[i]->s;
+
+		m.runs += s->runs;
+		m.failures += s->failures;
+		m.elapsed += s->elapsed;
+		c.executions += s->executions;
+		c.blocked += s->blocked;
+		c.complete &= s->complete;
+		c.bound_cut |= s->bound_cut;
+		if (!s->complete && !m.stopped)
+			m.stopped = s->stopped;
+		if (s->has_first && !m.has_first) {
+			m.has_first = 1;
+			m.ff_run = s->ff_run;
+			m.ff_step = s->ff_step;
+			m.ff_kind = s->ff_kind;
+			m.ff_message = s->ff_message;
+			m.ff_trace = s->ff_trace;
+		}
+	}
+	c.shard = c.shards = (unsigned)n;	/* all of them */
+	m.executions = c.executions;
+	m.blocked = c.blocked;
+	m.complete = c.complete;
+	m.bound_cut = c.bound_cut;
+	m.sharded = 0;
+	m.timing = timing;
+	explore_statement_text(m.strategy, &c, m.failures, m.stopped, cov,
+			       sizeof(cov));
+	m.coverage = cov;
+	m.coverage_kind = explore_statement_kind(&c);
+	explore_summary_print(stdout, &m);
+	return m.failures ? EXIT_FOUND : EXIT_NOFAIL;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -500,6 +601,7 @@ int cmd_merge(int argc, char **argv)
 	};
 	struct shard_in *in = NULL, **by = NULL;
 	struct explore_summary m;
+	char cov[256];
 	int c, nin, timing = 1, rc = EXIT_BADINPUT;
 	uint64_t total = 0, n;
 
@@ -550,6 +652,20 @@ int cmd_merge(int argc, char **argv)
 	by = calloc((size_t)n, sizeof(*by));
 	if (!by)
 		goto out;
+	if (explore_systematic(in[0].s.strategy)) {
+		for (int i = 0; i < nin; i++) {
+			if (!in[i].s.systematic || by[in[i].s.shard]) {
+				fprintf(stderr, "%s merge: error: %s: %s\n", pr_argv0,
+					in[i].file, in[i].s.systematic ?
+					"the same shard twice" :
+					"no executions/complete fields: not a dfs or dpor summary");
+				goto out;
+			}
+			by[in[i].s.shard] = &in[i];
+		}
+		rc = merge_tree(by, n, timing);
+		goto out;
+	}
 	for (int i = 0; i < nin; i++) {
 		if (by[in[i].s.shard]) {
 			fprintf(stderr, "%s merge: error: %s and %s are both shard %llu/%llu\n",
@@ -608,6 +724,10 @@ int cmd_merge(int argc, char **argv)
 		if (s->failures && !m.keep_going)
 			break;
 	}
+	explore_sampled_text(m.strategy, m.pct_depth, m.runs, m.failures, cov,
+			     sizeof(cov));
+	m.coverage = cov;
+	m.coverage_kind = "sampled";
 	explore_summary_print(stdout, &m);
 	rc = m.failures ? EXIT_FOUND : EXIT_NOFAIL;
 out:

@@ -38,6 +38,7 @@
  *    those sections cannot reach the object -- if they do, kasan reports a
  *    use-after-free with the reason -- so no race on it is hidden.
  */
+#include "runtime/effects.h"
 #include "runtime/tsan.h"
 #include "kernel/rcu.h"
 #include "kernel/irq.h"
@@ -71,6 +72,7 @@ PR_NO_TSAN void rcu_reset(void)
  */
 PR_NO_TSAN static int grace_period_over(uint64_t stamp)
 {
+	pr_effect(kcpu, sizeof(kcpu), PR_EFF_READ);
 	for (int i = 0; i < KCPU_SLOTS; i++)
 		if (__atomic_load_n(&kcpu[i].rcu_nesting, __ATOMIC_RELAXED) > 0 &&
 		    __atomic_load_n(&kcpu[i].rcu_start, __ATOMIC_RELAXED) < stamp)
@@ -93,6 +95,9 @@ PR_NO_TSAN void rcu_read_lock(void)
 
 	preempt_disable();
 	if (c->rcu_nesting == 0) {
+		/* Seen by grace periods (effects.h: for dpor). */
+		pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_READ);
+		pr_effect(c, sizeof(*c), PR_EFF_WRITE);
 		__atomic_store_n(&c->rcu_start,
 				 __atomic_load_n(&rcu.clock, __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
@@ -113,6 +118,10 @@ PR_NO_TSAN void rcu_read_unlock(void)
 		pr_fail("rcu-unbalanced", NULL,
 			"rcu_read_unlock without rcu_read_lock");
 	if (c->rcu_nesting == 1) {
+		pr_effect(c, sizeof(*c), PR_EFF_WRITE);
+		pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_READ);
+		pr_effect(&rcu.sync_waiters, sizeof(rcu.sync_waiters),
+			  PR_EFF_READ);
 		pr_tsan_release(&rcu.gp);
 		__atomic_store_n(&c->rcu_nesting, 0, __ATOMIC_RELAXED);
 		/* Seen leaving by whoever queues or waits next, or we see them. */
@@ -139,6 +148,8 @@ PR_NO_TSAN void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *he
 {
 	PR_STORE(head, "call_rcu");
 	pr_tsan_release(head);
+	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
+	pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_WRITE);
 	pr_harness_lock();
 	for (const struct rcu_head *h = rcu.head; h; h = h->next)
 		if (h == head)
@@ -187,6 +198,7 @@ PR_NO_TSAN static struct rcu_head *take_ready(void)
 {
 	struct rcu_head *h = NULL;
 
+	pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_WRITE);
 	pr_harness_lock();
 	if (rcu.head && grace_period_over(rcu.head->stamp))
 		h = dequeue_oldest();
@@ -225,6 +237,8 @@ PR_NO_TSAN void synchronize_rcu(void)
 		pr_fail("deadlock", NULL,
 			"synchronize_rcu inside an RCU read-side section");
 	PR_FENCE("synchronize_rcu");
+	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
+	pr_effect(&rcu.sync_waiters, sizeof(rcu.sync_waiters), PR_EFF_WRITE);
 	pr_harness_lock();
 	stamp = __atomic_add_fetch(&rcu.clock, 1, __ATOMIC_RELAXED);
 	pr_harness_unlock();

@@ -2,6 +2,7 @@
 /*
  * slab.c - kmem_cache over a static arena, with shadow state (slab.h).
  */
+#include "runtime/effects.h"
 #include "runtime/tsan.h"
 #include "kernel/slab.h"
 #include "kernel/kasan.h"
@@ -167,6 +168,7 @@ PR_NO_TSAN void *kmem_cache_alloc(kmem_cache_t *c, unsigned int gfp)
 	void *obj;
 
 	(void)gfp;
+	pr_effect(c, sizeof(*c), PR_EFF_WRITE);		/* the free list */
 	pr_harness_lock();
 	if (c->fresh < c->capacity) {
 		i = c->fresh++;
@@ -221,6 +223,8 @@ PR_NO_TSAN void kmem_cache_free(kmem_cache_t *c, void *obj)
 		pr_fail("invalid-free", obj,
 			"kmem_cache_free(%s): not an object of this cache",
 			c->name);
+	pr_effect(c, sizeof(*c), PR_EFF_WRITE);
+	pr_effect(obj, c->size, PR_EFF_WRITE);		/* poison, shadow */
 	pr_harness_lock();
 	s = kasan_get(c->pool, (unsigned int)i);
 	switch (s) {

@@ -384,27 +384,71 @@ repeat:
 }
 
 /**
- * find_get_pages - gang lookup under tree_lock (2.6.13 mm/filemap.c)
+ * find_get_pages - gang lookup under tree_lock
  *
- * Only PROTO_LOCKED's readers take tree_lock; the lockless protocols
- * route to find_get_pages_nonatomic, as the seeds' truncate does.
+ * 2.6.13 mm/filemap.c, and seed 008 (patch 7/7), which keeps it under
+ * tree_lock (now a spinlock): only find_get_pages_nonatomic is lockless
+ * in the seeds, so under the lock a plain page_cache_get pins each page.
+ * PROTO_MERGED is 2.6.27, whose find_get_pages is lockless (RCU and a
+ * speculative get per slot): routed to the lockless walk.
  */
 unsigned find_get_pages(struct address_space *mapping, unsigned long start,
 			unsigned int nr_pages, struct page **pages)
 {
 	unsigned int i, ret;
 
-	if (!locked_proto())
+	if (variant.protocol == PROTO_MERGED)
 		return find_get_pages_nonatomic(mapping, start, nr_pages, pages);
 	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages");
-	read_lock_irq(&mapping->tree_rwlock);
+	if (locked_proto())
+		read_lock_irq(&mapping->tree_rwlock);
+	else
+		spin_lock_irq(&mapping->tree_lock);
 	ret = radix_tree_gang_lookup(&mapping->page_tree, (void **)pages,
 				     start, nr_pages);
 	for (i = 0; i < ret; i++) {
 		page_cache_get(pages[i]);
 		shadow_lookup_found(pages[i]);
 	}
-	read_unlock_irq(&mapping->tree_rwlock);
+	if (locked_proto())
+		read_unlock_irq(&mapping->tree_rwlock);
+	else
+		spin_unlock_irq(&mapping->tree_lock);
+	shadow_lookup_end();
+	return ret;
+}
+
+/**
+ * find_get_pages_tag - gang lookup of pages carrying @tag, under tree_lock
+ *
+ * 2.6.13 mm/filemap.c with seed 008 (patch 7/7): spin_lock_irq instead of
+ * read_lock_irq, a plain page_cache_get under it, and *@index moved past
+ * the last page found.  PROTO_MERGED runs the same (2.6.27's lockless
+ * version is not modelled here).
+ */
+unsigned find_get_pages_tag(struct address_space *mapping,
+			    unsigned long *index, int tag,
+			    unsigned int nr_pages, struct page **pages)
+{
+	unsigned int i, ret;
+
+	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages_tag");
+	if (locked_proto())
+		read_lock_irq(&mapping->tree_rwlock);
+	else
+		spin_lock_irq(&mapping->tree_lock);
+	ret = radix_tree_gang_lookup_tag(&mapping->page_tree, (void **)pages,
+					 *index, nr_pages, tag);
+	for (i = 0; i < ret; i++) {
+		page_cache_get(pages[i]);
+		shadow_lookup_found(pages[i]);
+	}
+	if (ret)
+		*index = LOAD(pages[ret - 1]->index) + 1;
+	if (locked_proto())
+		read_unlock_irq(&mapping->tree_rwlock);
+	else
+		spin_unlock_irq(&mapping->tree_lock);
 	shadow_lookup_end();
 	return ret;
 }

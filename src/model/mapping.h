@@ -59,6 +59,24 @@ int readahead_probe(struct address_space *mapping, unsigned long offset);
 
 /* mm/truncate.c */
 void truncate_inode_pages(struct address_space *mapping, unsigned long start);
+unsigned long invalidate_mapping_pages(struct address_space *mapping,
+				       unsigned long start, unsigned long end);
+
+/* The page cache's radix-tree tags (2.6.13 include/linux/fs.h). */
+#define PAGECACHE_TAG_DIRTY	0
+#define PAGECACHE_TAG_WRITEBACK	1
+
+/* mm/page-writeback.c: page flag and tree tag together, under tree_lock. */
+int set_page_dirty(struct page *page);
+int test_clear_page_dirty(struct page *page);
+int test_set_page_writeback(struct page *page);
+int test_clear_page_writeback(struct page *page);
+int mapping_tagged(struct address_space *mapping, int tag);
+
+/* mm/filemap.c: gang lookup of tagged pages, under tree_lock (seed 008). */
+unsigned find_get_pages_tag(struct address_space *mapping,
+			    unsigned long *index, int tag,
+			    unsigned int nr_pages, struct page **pages);
 
 /*
  * mm/vmscan.c: shrink_list's reclaim of one page the caller isolated from
@@ -66,6 +84,10 @@ void truncate_inode_pages(struct address_space *mapping, unsigned long start);
  * page was reclaimed.
  */
 int shrink_page(struct page *page);
+/* mm/vmscan.c: shrink_cache scanning one page of the inactive list. */
+int shrink_cache_one(void);
+/* Set-up only: put a page on the inactive list (scenario init "lru"). */
+void lru_add_initial(struct page *page);
 
 /* mm/swap_state.c, mm/swapfile.c (the entry's swap_map count is 1). */
 int add_to_swap_cache(struct page *page, unsigned long entry);

@@ -112,13 +112,31 @@ const char *page_flag_names(unsigned long flags, char *buf, size_t len)
 	return buf;
 }
 
-/* Detector, right after a full put's atomic: see page.h. */
+/*
+ * Detector, right after a full put's atomic: see page.h.  A full put
+ * (put_page, not the speculative getter's __put_page) on a PG_free page
+ * means its caller took a free page for a live one.  The verdict says
+ * what the run did: a put that reached zero is the start of a second
+ * free; one that did not has freed nothing twice yet.
+ */
 void page_check_put(struct page *page, const char *func)
 {
-	if (page_peek_flags(page) & (1UL << PG_free))
+	int count;
+
+	if (page_peek_flags(page) & (1UL << PG_free)) {
+		count = page_peek_count(page);
+		if (count == 0)
+			pr_fail("put-free-page", page,
+				"%s dropped the last reference to page#%lu, which is already on the free lists (PG_free): it tells its caller to free the page, which would free it a second time",
+				func, page_to_pfn(page));
+		if (count < 0)
+			pr_fail("put-free-page", page,
+				"%s on page#%lu, which is on the free lists (PG_free) with no reference left to drop: count now %d",
+				func, page_to_pfn(page), count);
 		pr_fail("put-free-page", page,
-			"%s on page#%lu, which is on the free lists (PG_free), count now %d",
-			func, page_to_pfn(page), page_peek_count(page));
+			"%s on page#%lu, which is on the free lists (PG_free): %s treats a free page as live; count now %d, so nothing is freed twice yet -- the put that takes it to zero frees it again",
+			func, page_to_pfn(page), pr_ctx_name(pr_self()), count);
+	}
 	page_check_underflow(page, func);
 }
 

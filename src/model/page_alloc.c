@@ -25,6 +25,7 @@
  */
 #include "runtime/tsan.h"
 #include "model/page_alloc.h"
+#include "check/shadow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,8 +319,10 @@ void __free_pages_ok(struct page *page, unsigned int order)
 	LIST_HEAD(list);
 	unsigned long pfn = page_to_pfn(page);
 
-	for (unsigned int i = 0; i < (1U << order); ++i)
+	for (unsigned int i = 0; i < (1U << order); ++i) {
+		shadow_check_free(page + i, __func__);
 		check_not_free(page + i, __func__);
+	}
 	if (shadow[pfn].order != order)
 		pr_fail("bad-page", page, "__free_pages_ok: page#%lu freed as order %u, allocated as order %u",
 			pfn, order, shadow[pfn].order);
@@ -463,6 +466,7 @@ static void free_hot_cold_page(struct page *page, int cold)
 	unsigned long flags;
 	struct address_space *mapping;
 
+	shadow_check_free(page, __func__);	/* detector, no yield point */
 	mapping = LOAD(page->mapping);
 	if ((unsigned long)mapping & PAGE_MAPPING_ANON)	/* PageAnon */
 		STORE(page->mapping, (struct address_space *)NULL);

@@ -11,8 +11,8 @@
  *  - Writers run under the caller's tree_lock: their shared accesses are
  *    plain LOAD/STORE, and publication stores follow smp_wmb() exactly
  *    where seed 006 put it.
- *  - Lockless readers (lookup, lookup_slot, gang_lookup(_slot), tagged)
- *    load every pointer they follow with rcu_dereference() and every other
+ *  - Lockless readers (lookup, lookup_slot, gang_lookup(_slot); tagged is
+ *    written the same way though its caller holds tree_lock) load every pointer they follow with rcu_dereference() and every other
  *    shared word with READ_ONCE().  2.6.13 had no rcu_dereference in the
  *    radix tree (seed 006 relies on data dependency ordering); these are
  *    modelled as acquire loads so that a weak-memory mode can be added
@@ -772,8 +772,8 @@ out:
 
 /*
  * ---- The lockless read side: seed 005 (patch 4/7) and seed 006 (patch
- * 5/7), plus 2.6.13's radix_tree_tagged, which mapping_tagged calls
- * without the lock.  Callers hold rcu_read_lock() (or tree_lock).  Every
+ * 5/7), plus 2.6.13's radix_tree_tagged (called under tree_lock by
+ * mapping_tagged).  Callers hold rcu_read_lock() (or tree_lock).  Every
  * pointer followed is an rcu_dereference(), every other shared word a
  * READ_ONCE(); where the seed's source reads a location twice, so does
  * the model. ----
@@ -809,14 +809,20 @@ static void rt_check_reader(const struct radix_tree_root *root,
 }
 
 /*
- * seed 005 (patch 4/7), __lookup_slot; seed 006 (patch 5/7): the height
- * comes from the top node, not root->height.  Lockless.  root->rnode is
- * tested and then loaded again for the height, and each *slot is tested
- * and then loaded again to descend, as the seed's source reads them: a
- * delete in between is a NULL dereference there, and here ("null-deref").
+ * The radix-single-read knob's __lookup_slot: the read side as the RCU
+ * lockless radix tree was merged upstream ("radix-tree: RCU lockless
+ * readside", commit 7cf9c2c76c1a, 2.6.20; 2.6.17's tree still ran under
+ * tree_lock and read root->height).  The root node is loaded once, its
+ * height taken from that node, and the walk starts from that same load:
+ * every pointer followed is the one that was tested.  That commit: "a
+ * lookup can take the pointer to what is *now* the root node, and traverse
+ * down it even if the tree is concurrently extended".  A tree grown or shrunk meanwhile is seen as it
+ * was at the one load, never half old and half new.  The seed's contract
+ * is kept otherwise: the leaf slot is returned without loading the item
+ * (seed 005: the caller loads *slot, and may find it NULL).
  */
-static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
-				       unsigned long index)
+static inline rt_slot_t *__lookup_slot_single(struct radix_tree_root *root,
+					      unsigned long index)
 {
 	unsigned int height, shift;
 	rt_slot_t *slot;
@@ -825,10 +831,55 @@ static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
 	n = rcu_dereference(root->rnode);
 	if (n == NULL)
 		return NULL;
+	height = READ_ONCE(n->height);
+	height = rt_reader_height(height, n, __func__);
+	if (index > radix_tree_maxindex(height))
+		return NULL;
+
+	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
+	for (;;) {
+		void *p;
+
+		slot = (rt_slot_t *)(n->slots +
+				     ((index >> shift) & RADIX_TREE_MAP_MASK));
+		if (--height == 0)
+			return slot;
+		shift -= RADIX_TREE_MAP_SHIFT;
+		p = rcu_dereference(*slot);
+		if (p == NULL)
+			return NULL;
+		n = p;
+	}
+}
+
+/*
+ * seed 005 (patch 4/7), __lookup_slot; seed 006 (patch 5/7): the height
+ * comes from the top node, not root->height.  Lockless.  As the seed's
+ * source reads them, root->rnode is tested, loaded again for the height,
+ * and (as *slot with slot = &root->rnode) loaded a third time to test and
+ * a fourth to descend in the first loop iteration; each interior *slot is
+ * tested and then loaded again to descend.  A delete in between two loads
+ * is a NULL dereference there, and here ("null-deref": finding F1); a
+ * radix_tree_extend between the height load and the walk's loads makes the
+ * walk descend one level short in the new, taller tree and return a slot
+ * that holds a node (finding F8).  KNOB_RADIX_SINGLE_READ loads each
+ * location once (__lookup_slot_single).
+ */
+static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
+				       unsigned long index)
+{
+	unsigned int height, shift;
+	rt_slot_t *slot;
+	struct radix_tree_node *n;
+
+	if (knob(KNOB_RADIX_SINGLE_READ))
+		return __lookup_slot_single(root, index);
+
+	n = rcu_dereference(root->rnode);
+	if (n == NULL)
+		return NULL;
 	slot = (rt_slot_t *)&root->rnode;
-	/* KNOB_RADIX_SINGLE_READ: keep what was tested (2.6.17 on) */
-	if (!knob(KNOB_RADIX_SINGLE_READ))
-		n = RT_DEREF(rcu_dereference(*slot));
+	n = RT_DEREF(rcu_dereference(*slot));
 	height = READ_ONCE(n->height);
 	height = rt_reader_height(height, n, __func__);
 	if (index > radix_tree_maxindex(height))
@@ -841,11 +892,7 @@ static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
 
 		if (p == NULL)
 			return NULL;
-
-		if (knob(KNOB_RADIX_SINGLE_READ))
-			n = p;
-		else
-			n = RT_DEREF(rcu_dereference(*slot));
+		n = RT_DEREF(rcu_dereference(*slot));
 		slot = (rt_slot_t *)(n->slots +
 				     ((index >> shift) & RADIX_TREE_MAP_MASK));
 		shift -= RADIX_TREE_MAP_SHIFT;
@@ -1060,9 +1107,12 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
  * @root:	radix tree root
  * @tag:	tag to test
  *
- * 2.6.13 lib/radix-tree.c.  Called without tree_lock by mapping_tagged
- * (seeds 007/008), so modelled as a lockless reader; root->rnode is read
- * for the test and again for each tag word, as 2.6.13's source does.
+ * 2.6.13 lib/radix-tree.c.  Its one caller, mapping_tagged, holds
+ * tree_lock in the seeds too (seed 007 only asks "safe to run without the
+ * lock?", seed 008 keeps spin_lock_irqsave), so writers are excluded and
+ * re-reading root->rnode for each tag word, as 2.6.13's source does, is
+ * harmless there.  The reader check still accepts RCU, for callers that
+ * might not take the lock.
  */
 int radix_tree_tagged(struct radix_tree_root *root, int tag)
 {

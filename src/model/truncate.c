@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * truncate.c - truncate_inode_pages (2.6.13 mm/truncate.c) with the
- * seeds' non-atomic pagevec lookup (seed 007, patch 6/7).
+ * truncate.c - truncate_inode_pages and invalidate_mapping_pages (2.6.13
+ * mm/truncate.c) with the seeds' non-atomic pagevec lookup (seed 007,
+ * patch 6/7) and tree_lock a spinlock (seed 008, patch 7/7).
  */
 #include "check/shadow.h"
 #include "kernel/kernel.h"
@@ -94,4 +95,77 @@ void truncate_inode_pages(struct address_space *mapping, unsigned long start)
 		}
 		release_pages(pages, (int)n);
 	}
+}
+
+/*
+ * 2.6.13 mm/truncate.c invalidate_complete_page (seed 008: the spinlock):
+ * take a clean, unmapped, locked page out of the cache.  No page_count
+ * test: like truncate, it leaves holders of references with a page that
+ * is no longer cached.  PagePrivate pages (buffers) are not modelled.
+ */
+static int invalidate_complete_page(struct address_space *mapping,
+				    struct page *page)
+{
+	if (LOAD(page->mapping) != mapping)
+		return 0;
+
+	tree_write_lock(mapping);
+	if (PageDirty(page)) {
+		tree_write_unlock(mapping);
+		return 0;
+	}
+	__remove_from_page_cache(page);
+	tree_write_unlock(mapping);
+	ClearPageUptodate(page);
+	page_cache_release(page);	/* pagecache ref */
+	return 1;
+}
+
+/**
+ * invalidate_mapping_pages - drop the clean, unlocked pages of a range
+ * @mapping:	the address_space
+ * @start:	first index
+ * @end:	last index (inclusive)
+ *
+ * 2.6.13 mm/truncate.c with seed 007's pagevec_lookup_nonatomic: pages
+ * that are locked, dirty, under writeback or mapped are left alone.
+ * Returns the number of pages invalidated.
+ */
+unsigned long invalidate_mapping_pages(struct address_space *mapping,
+				       unsigned long start, unsigned long end)
+{
+	struct page *pages[PAGEVEC_SIZE];
+	unsigned long next = start;
+	unsigned long ret = 0;
+	unsigned n, i;
+
+	while (next <= end &&
+	       (n = pagevec_lookup_nonatomic(pages, mapping, next,
+					     PAGEVEC_SIZE)) != 0) {
+		for (i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			unsigned long page_index;
+
+			if (TestSetPageLocked(page)) {
+				next++;
+				continue;
+			}
+			shadow_page_locked(page, "invalidate_mapping_pages");
+			page_index = LOAD(page->index);
+			if (page_index > next)
+				next = page_index;
+			next++;
+			if (PageDirty(page) || PageWriteback(page))
+				goto unlock;
+			if (page_mapped(page))
+				goto unlock;
+			ret += invalidate_complete_page(mapping, page);
+unlock:
+			unlock_page(page);
+			if (next > end)
+				break;
+		}
+		release_pages(pages, (int)n);
+	}
+	return ret;
 }

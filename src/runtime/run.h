@@ -71,6 +71,9 @@ struct pr_verdict {
 struct pr_run_result {
 	int failed;		/* a verdict other than divergence */
 	int diverged;		/* replay could not follow its schedule */
+	int abandoned;		/* the strategy ended it early, with nothing
+				 * to learn below (dpor's sleep-set blocked
+				 * executions); not a complete execution */
 	uint64_t steps;
 	uint64_t preemptions;	/* switches away from a still-runnable context */
 	struct pr_verdict verdict;

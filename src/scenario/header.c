@@ -78,7 +78,7 @@ void scn_parse_knobs(struct parser *p)
 static const char *const verdict_kinds[] = {
 	"bad-lookup", "use-after-free", "null-deref", "invariant", "leak",
 	"double-free", "put-free-page", "refcount-underflow",
-	"reclaim-held-page", "double-lock", "bad-unlock", "bad-page",
+	"reclaim-held-page", "free-held-page", "double-lock", "bad-unlock", "bad-page",
 	"deadlock", "livelock", "crash", "assert", "forbidden",
 	"unexpected-outcome", "scenario", "bug", "out-of-bounds",
 	"invalid-free", "corrupt", "rcu-unbalanced", "rcu-unprotected",
@@ -113,7 +113,8 @@ void scn_parse_expect(struct parser *p)
 void scn_parse_explore(struct parser *p)
 {
 	static const char *const keys[] = { "strategy", "runs", "depth",
-					    "max-steps", "seed", "pct-steps" };
+					    "max-steps", "seed", "pct-steps",
+					    "bound" };
 	struct scn_explore *x = &p->s->explore;
 	int n = 0;
 
@@ -126,10 +127,12 @@ void scn_parse_explore(struct parser *p)
 		if (!strcmp(t.text, "strategy")) {
 			struct scn_token vt = p->tok;
 
-			scn_ident(p, "a strategy (random or pct)", v, sizeof(v));
-			if (strcmp(v, "random") && strcmp(v, "pct"))
+			scn_ident(p, "a strategy (random, pct, dfs or dpor)", v,
+				  sizeof(v));
+			if (strcmp(v, "random") && strcmp(v, "pct") &&
+			    strcmp(v, "dfs") && strcmp(v, "dpor"))
 				scn_fail_at(p, vt.line, vt.col,
-					    "unknown strategy '%s' (random or pct)", v);
+					    "unknown strategy '%s' (random, pct, dfs or dpor)", v);
 			snprintf(x->strategy, sizeof(x->strategy), "%s", v);
 		} else if (!strcmp(t.text, "runs")) {
 			x->runs = (uint64_t)scn_number(p, 1, 100000000, "a number of runs");
@@ -140,17 +143,20 @@ void scn_parse_explore(struct parser *p)
 		} else if (!strcmp(t.text, "seed")) {
 			x->seed = (uint64_t)scn_number(p, 0, 9223372036854775807LL, "a seed");
 			x->has_seed = 1;
+		} else if (!strcmp(t.text, "bound")) {
+			x->bound = (int)scn_number(p, 0, 1000, "a preemption bound");
+			x->has_bound = 1;
 		} else if (!strcmp(t.text, "pct-steps")) {
 			x->pct_steps = (uint64_t)scn_number(p, 1, 4294967295LL,
 							"PCT's run length");
 		} else {
-			near = scn_nearest(t.text, keys, 6);
+			near = scn_nearest(t.text, keys, 7);
 			if (near)
 				scn_fail_at(p, t.line, t.col,
 					    "unknown explore setting '%s' (did you mean '%s'?)",
 					    t.text, near);
 			scn_fail_at(p, t.line, t.col,
-				    "unknown explore setting '%s' (strategy, runs, depth, max-steps, seed, pct-steps)",
+				    "unknown explore setting '%s' (strategy, runs, depth, max-steps, seed, pct-steps, bound)",
 				    t.text);
 		}
 		n++;
@@ -162,10 +168,12 @@ void scn_parse_explore(struct parser *p)
 /* ---- init -------------------------------------------------------------- */
 
 static const struct { const char *name; int bit; } init_flags[] = {
-	/* Only flags a page may still carry when it is freed. */
+	/* Only flags a page may still carry when it is freed, and PG_lru,
+	 * which the release of the last reference clears. */
 	{ "dirty", PG_dirty }, { "referenced", PG_referenced },
 	{ "error", PG_error }, { "checked", PG_checked },
 	{ "mappedtodisk", PG_mappedtodisk },
+	{ "lru", PG_lru },	/* on the inactive list (lru_add_initial) */
 };
 #define NINIT_FLAGS (sizeof(init_flags) / sizeof(init_flags[0]))
 
@@ -273,7 +281,7 @@ static void parse_init_stmt(struct parser *p)
 			if (near)
 				scn_fail(p, "unknown page flag '%s' (did you mean '%s'?)",
 					 p->tok.text, near);
-			scn_fail(p, "unknown page flag '%s' (dirty, referenced, error, checked, mappedtodisk)",
+			scn_fail(p, "unknown page flag '%s' (dirty, referenced, error, checked, mappedtodisk, lru)",
 				 p->tok.text);
 		}
 		in->flags |= 1UL << init_flags[i].bit;

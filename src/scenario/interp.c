@@ -173,7 +173,7 @@ static void exec_block(struct scn_body *b, const struct scn_block *blk);
 static void exec_op(struct scn_body *b, const struct scn_stmt *st)
 {
 	struct scenario *s = b->scn;
-	struct scn_op_arg a[3];
+	struct scn_op_arg a[SCN_MAX_ARGS];
 	struct scn_value out;
 
 	for (int k = 0; k < st->op->nargs; k++) {
@@ -292,8 +292,10 @@ static void setup(void *arg)
 				pr_fail("setup", NULL, "out of pages for the initial state");
 		}
 		for (int bit = 0; bit < NR_PAGEFLAGS; bit++)
-			if (in->flags & (1UL << bit))
+			if (bit != PG_lru && (in->flags & (1UL << bit)))
 				set_bit(bit, &page->flags);
+		if (in->flags & (1UL << PG_lru))
+			lru_add_initial(page);
 		if (in->name >= 0) {
 			struct scn_value *v = &s->namev[in->name];
 

@@ -216,6 +216,82 @@ static void op_shrink(const struct scn_stmt *s, struct scn_op_arg *a,
 	set_int(out, freed);
 }
 
+static void op_set_page_dirty(const struct scn_stmt *s, struct scn_op_arg *a,
+			      struct scn_value *out)
+{
+	struct page *page = need(s, &a[0], SCN_V_REF, "holds no reference");
+
+	set_int(out, page ? set_page_dirty(page) : 0);
+}
+
+static void op_test_clear_page_dirty(const struct scn_stmt *s,
+				     struct scn_op_arg *a, struct scn_value *out)
+{
+	struct page *page = need(s, &a[0], SCN_V_REF, "holds no reference");
+
+	set_int(out, page ? test_clear_page_dirty(page) : 0);
+}
+
+static void op_test_set_page_writeback(const struct scn_stmt *s,
+				       struct scn_op_arg *a,
+				       struct scn_value *out)
+{
+	struct page *page = need(s, &a[0], SCN_V_REF | SCN_V_LOCK,
+				 "must be referenced and locked by this body");
+
+	set_int(out, page ? test_set_page_writeback(page) : 0);
+}
+
+static void op_test_clear_page_writeback(const struct scn_stmt *s,
+					 struct scn_op_arg *a,
+					 struct scn_value *out)
+{
+	struct page *page = need(s, &a[0], SCN_V_REF, "holds no reference");
+
+	set_int(out, page ? test_clear_page_writeback(page) : 0);
+}
+
+static void op_mapping_tagged(const struct scn_stmt *s, struct scn_op_arg *a,
+			      struct scn_value *out)
+{
+	(void)s;
+	set_int(out, mapping_tagged(a[0].mapping, (int)a[1].n));
+}
+
+static void op_find_get_pages_tag(const struct scn_stmt *s,
+				  struct scn_op_arg *a, struct scn_value *out)
+{
+	unsigned long index = a[1].n;
+	unsigned n;
+
+	(void)s;
+	shadow_track_holds(1);
+	n = find_get_pages_tag(a[0].mapping, &index, (int)a[2].n,
+			       (unsigned)a[3].n, out->gang);
+	shadow_track_holds(0);
+	out->type = SCN_T_GANG;
+	out->n = n;
+	out->i = n;
+	out->flags = n ? SCN_V_REF | SCN_V_HELD : 0;
+}
+
+static void op_invalidate_mapping_pages(const struct scn_stmt *s,
+					struct scn_op_arg *a,
+					struct scn_value *out)
+{
+	(void)s;
+	set_int(out, (long long)invalidate_mapping_pages(a[0].mapping, a[1].n,
+							 a[2].n));
+}
+
+static void op_shrink_cache(const struct scn_stmt *s, struct scn_op_arg *a,
+			    struct scn_value *out)
+{
+	(void)s;
+	(void)a;
+	set_int(out, shrink_cache_one());
+}
+
 static void op_add_to_swap_cache(const struct scn_stmt *s, struct scn_op_arg *a,
 				 struct scn_value *out)
 {
@@ -357,6 +433,7 @@ static void op_clear_dirty(const struct scn_stmt *s, struct scn_op_arg *a,
 #define C SCN_T_COUNT
 #define P SCN_T_PAGE
 #define R SCN_T_REF
+#define T SCN_T_TAG
 
 static const struct scn_op ops[] = {
 	{ "find_get_page", 2, { M, I }, "MAPPING INDEX", SCN_T_PAGE, 1, 0,
@@ -396,6 +473,43 @@ static const struct scn_op ops[] = {
 	  "shrink_list's reclaim of a page isolated with the reference PAGE holds "
 	  "(consumed): 1 if freed",
 	  op_shrink },
+	{ "find_get_pages_tag", 4, { M, I, T, C }, "MAPPING START TAG COUNT",
+	  SCN_T_GANG, 1, 1,
+	  "gang lookup of pages tagged dirty or writeback, under tree_lock "
+	  "(seed 008).  Release: put",
+	  op_find_get_pages_tag },
+	{ "mapping_tagged", 2, { M, T }, "MAPPING TAG", SCN_T_INT, 0, 0,
+	  "radix_tree_tagged under tree_lock (seed 008): 1 if any page of "
+	  "MAPPING carries TAG (dirty or writeback)",
+	  op_mapping_tagged },
+	{ "set_page_dirty", 1, { P }, "PAGE", SCN_T_INT, 0, 0,
+	  "__set_page_dirty_nobuffers: PG_dirty, and the dirty tag under "
+	  "tree_lock if still cached: 1 if it was clean",
+	  op_set_page_dirty },
+	{ "test_clear_page_dirty", 1, { P }, "PAGE", SCN_T_INT, 0, 0,
+	  "clear PG_dirty and the dirty tag under tree_lock: 1 if it was dirty",
+	  op_test_clear_page_dirty },
+	{ "test_set_page_writeback", 1, { P }, "PAGE", SCN_T_INT, 0, 0,
+	  "start writeback of a page this body locked: PG_writeback and its "
+	  "tag, the dirty tag cleared if clean; the old PG_writeback.  End it "
+	  "with test_clear_page_writeback before the page can be freed",
+	  op_test_set_page_writeback },
+	{ "test_clear_page_writeback", 1, { P }, "PAGE", SCN_T_INT, 0, 0,
+	  "end writeback: clear PG_writeback and its tag under tree_lock; the "
+	  "old PG_writeback",
+	  op_test_clear_page_writeback },
+	{ "invalidate_mapping_pages", 3, { M, I, I }, "MAPPING START END",
+	  SCN_T_INT, 0, 1,
+	  "drop the clean, unlocked, unmapped pages of [START, END] "
+	  "(invalidate_complete_page; lockless pagevec lookup, seed 007): the "
+	  "number dropped",
+	  op_invalidate_mapping_pages },
+	{ "shrink_cache", 0, { 0 }, "", SCN_T_INT, 0, 0,
+	  "shrink_cache scanning one page: isolate the inactive list's tail "
+	  "(get_page_testone under lru_lock), shrink_list it, put it back if "
+	  "kept: 1 freed, 0 kept, -1 nothing isolated.  Pages get on the list "
+	  "by the init flag lru",
+	  op_shrink_cache },
 	{ "add_to_swap_cache", 1, { I }, "ENTRY", SCN_T_INT, 0, 0,
 	  "allocate a page and add it to the swap cache at ENTRY: 0 or -errno",
 	  op_add_to_swap_cache },
@@ -436,6 +550,7 @@ static const struct scn_op ops[] = {
 #undef C
 #undef P
 #undef R
+#undef T
 
 const struct scn_op *scn_op_find(const char *name)
 {
@@ -460,6 +575,7 @@ const char *scn_type_name(enum scn_type t)
 	case SCN_T_REF: return "page or gang";
 	case SCN_T_INT: return "number";
 	case SCN_T_GANG: return "gang";
+	case SCN_T_TAG: return "tag";
 	default: return "nothing";
 	}
 }

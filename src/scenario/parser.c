@@ -35,7 +35,7 @@ static int new_stmt(struct parser *p)
 	st->cond = -1;
 	st->line = p->tok.line;
 	st->col = p->tok.col;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < SCN_MAX_ARGS; i++)
 		st->arg_reg[i] = st->arg_name[i] = -1;
 	return s->nstmts++;
 }
@@ -69,6 +69,16 @@ static void parse_arg(struct parser *p, struct scn_body *b, int si, int k,
 	case SCN_T_COUNT:
 		st->arg[k].n = (unsigned long)scn_number(p, 1, SCN_MAX_GANG,
 						     "a page count");
+		return;
+	case SCN_T_TAG:
+		if (t.kind == SCN_TK_IDENT && !strcmp(t.text, "dirty"))
+			st->arg[k].n = 0;	/* PAGECACHE_TAG_DIRTY */
+		else if (t.kind == SCN_TK_IDENT && !strcmp(t.text, "writeback"))
+			st->arg[k].n = 1;	/* PAGECACHE_TAG_WRITEBACK */
+		else
+			scn_fail(p, "%s needs a tag, dirty or writeback, found %s",
+				 op->name, scn_found(p, f, sizeof(f)));
+		scn_advance(p);
 		return;
 	default:
 		break;

@@ -62,7 +62,11 @@ enum scn_type {
 	SCN_T_REF,		/* a page or a gang of pages */
 	SCN_T_INT,		/* a number (results, expressions) */
 	SCN_T_GANG,		/* the pages of a gang lookup */
+	SCN_T_TAG,		/* a radix-tree tag: dirty or writeback */
 };
+
+/* Most arguments an operation takes. */
+#define SCN_MAX_ARGS	4
 
 /* Runtime value of a register or an init name. */
 enum { SCN_V_REF = 1, SCN_V_LOCK = 2, SCN_V_HELD = 4 };
@@ -92,7 +96,7 @@ typedef void (*scn_op_fn)(const struct scn_stmt *s, struct scn_op_arg *a,
 struct scn_op {
 	const char *name;
 	int nargs;
-	enum scn_type arg[3];
+	enum scn_type arg[SCN_MAX_ARGS];
 	const char *argnames;		/* "MAPPING INDEX", for docs */
 	enum scn_type result;		/* SCN_T_NONE, _INT, _PAGE, _GANG */
 	int must_assign;		/* result carries a reference or lock */
@@ -152,9 +156,9 @@ struct scn_stmt {
 	int next;			/* next sibling in the pool, -1: last */
 	const struct scn_op *op;	/* SCN_S_OP */
 	int dst;			/* register, -1: none */
-	struct scn_op_arg arg[3];	/* parsed: mapping_id, n; name or reg */
-	int arg_reg[3];			/* register index, -1: not a register */
-	int arg_name[3];		/* init name index, -1: not a name */
+	struct scn_op_arg arg[SCN_MAX_ARGS];	/* parsed: mapping_id, n; name or reg */
+	int arg_reg[SCN_MAX_ARGS];	/* register index, -1: not a register */
+	int arg_name[SCN_MAX_ARGS];	/* init name index, -1: not a name */
 	unsigned long count;		/* SCN_S_LOOP */
 	struct scn_block body;		/* SCN_S_LOOP */
 	int cond;			/* SCN_S_ASSERT: expression index */
@@ -199,6 +203,7 @@ struct scn_explore {
 	uint64_t runs, seed, max_steps, pct_steps;	/* 0: not set */
 	int depth;			/* 0: not set */
 	int has_seed;
+	int bound, has_bound;		/* dfs's preemption bound */
 };
 
 struct scenario {

@@ -61,6 +61,7 @@ struct pr_choices {
 #define PR_BUDGET_UNBOUNDED	(INT64_MAX / 4)
 
 struct pr_strategy;
+struct pr_coverage;
 
 struct pr_strategy_ops {
 	const char *name;
@@ -77,17 +78,72 @@ struct pr_strategy_ops {
 	/* The run is over; @steps is its length. */
 	void (*end_run)(struct pr_strategy *s, uint64_t steps);
 	void (*destroy)(struct pr_strategy *s);
+	/*
+	 * Optional, for systematic strategies (dfs, dpor): nonzero once
+	 * every execution they mean to explore has run; and what they
+	 * covered so far.  NULL for samplers.
+	 */
+	int (*exhausted)(struct pr_strategy *s);
+	void (*coverage)(struct pr_strategy *s, struct pr_coverage *c);
 };
+
+/*
+ * What a systematic strategy has covered: the basis of explore's
+ * "exhaustive", "bounded" and "incomplete" statements.
+ */
+struct pr_coverage {
+	int complete;		/* every execution up to the bound ran */
+	int bound;		/* preemption bound; -1: none */
+	int bound_cut;		/* the bound cut some branch off */
+	uint64_t executions;	/* complete executions */
+	uint64_t blocked;	/* executions ended early as redundant */
+	uint64_t max_depth;	/* the longest execution's decisions */
+	unsigned shard, shards;	/* a split search's part; shards 0: whole */
+	uint64_t foreign;	/* runs that ended in another shard's part */
+};
+
+/*
+ * pick's answer for "end this run quietly": everything below is known
+ * to be redundant (dpor's sleep-set blocked executions).  The run counts
+ * as neither passed nor failed (pr_run_result.abandoned).
+ */
+#define PR_PICK_ABANDON	(-2)
+
+/*
+ * Runtime services for strategies that reason about what each choice
+ * would do (choices.c).  The pending step of choice @code (as
+ * pr_choice_code gives it): for a context, the yield point where it
+ * stopped and the object its access touches -- the access it makes
+ * first when it runs again (a context interrupted there makes it after
+ * the handler returns); @site is NULL for a context not started yet;
+ * for an injection, @ctx is the context it interrupts and @site is NULL.  @runnable: the context is not blocked,
+ * spinning or done.  Returns -1 for a code that names nothing.
+ */
+struct pr_pending {
+	const struct pr_site *site;
+	const void *obj;
+	int ctx;
+	int runnable;
+};
+int pr_sched_pending(int code, struct pr_pending *p);
 
 struct pr_strategy {
 	const struct pr_strategy_ops *ops;
 	char error[512];
+	/*
+	 * Set by end_run: the run belongs to another part of a split
+	 * search; pr_run_once reports it as abandoned, verdict and all.
+	 */
+	int foreign;
 };
 
 /* Parameters that any strategy may read; parsed from the command line. */
 struct pr_strategy_params {
 	int pct_depth;		/* PCT's d: d-1 priority change points */
 	uint64_t pct_steps;	/* PCT's k: estimated run length */
+	int has_bound;		/* dfs: preemption_bound applies */
+	int preemption_bound;	/* dfs: at most this many preemptions a run */
+	unsigned shard, shards;	/* dfs, dpor: explore part I of N (N 0: all) */
 };
 
 struct pr_schedule;
@@ -95,6 +151,9 @@ struct pr_schedule;
 struct pr_strategy *pr_random_create(void);
 struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
 struct pr_strategy *pr_replay_create(const struct pr_schedule *sched);
+/* Systematic: dfs.c (bound honoured), dpor.c (NULL if a bound is set). */
+struct pr_strategy *pr_dfs_create(const struct pr_strategy_params *p);
+struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p);
 /* Make a replay stop at every yield point, for step observers. */
 void pr_replay_single_step(struct pr_strategy *s);
 
@@ -114,7 +173,7 @@ struct pr_run_options;
 uint64_t pr_pct_calibrate(const struct pr_program *prog,
 			  const struct pr_run_options *opts, uint64_t seed);
 
-/* By name ("random", "pct"); NULL for an unknown name. */
+/* By name ("random", "pct", "dfs", "dpor"); NULL for an unknown name. */
 struct pr_strategy *pr_strategy_create(const char *name,
 				       const struct pr_strategy_params *p);
 

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * coverage.c - what an exploration covered, said once and exactly.
+ *
+ * A clean verdict is only as strong as the search behind it:
+ *   exhaustive  every execution (dfs) or every equivalence class of
+ *               executions (dpor) ran, under the memory model named;
+ *   bounded     every execution with at most K preemptions ran (dfs), and
+ *               the bound did cut some off;
+ *   sampled     N runs drawn by a sampler (random, pct): no claim beyond
+ *               them;
+ *   incomplete  a systematic search stopped early (budget, time, or the
+ *               first failure), so it proves nothing about the rest.
+ * A search that ran out of budget never says "exhaustive".  The memory
+ * model is sequential consistency: pagerace has no other yet.
+ */
+#include "cli/explore.h"
+#include "strategy/strategy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int explore_systematic(const char *strategy)
+{
+	return !strcmp(strategy, "dfs") || !strcmp(strategy, "dpor");
+}
+
+int explore_check_strategy(const struct explore_opts *o, const char *cmd)
+{
+	static const char *const known[] = { "random", "pct", "dfs", "dpor" };
+	int ok = 0;
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		ok |= !strcmp(o->strategy, known[i]);
+	if (!ok) {
+		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, dfs, dpor)\n",
+			pr_argv0, cmd, o->strategy);
+		return -1;
+	}
+	if (o->params.has_bound && strcmp(o->strategy, "dfs")) {
+		fprintf(stderr, "%s %s: error: --preemption-bound applies to dfs only%s\n",
+			pr_argv0, cmd, !strcmp(o->strategy, "dpor") ?
+			" (a bound does not combine soundly with dpor's reduction; use -s dfs)" : "");
+		return -1;
+	}
+	if (explore_systematic(o->strategy) && o->jobs > 1 && o->shards) {
+		fprintf(stderr, "%s %s: error: %s: --jobs splits the search itself; give --jobs or --shard, not both\n",
+			pr_argv0, cmd, o->strategy);
+		return -1;
+	}
+	return 0;
+}
+
+void explore_coverage(const struct explore_state *st, struct pr_coverage *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->bound = -1;
+	if (st->has_merged)
+		*c = st->merged;
+	else if (st->strat && st->strat->ops->coverage)
+		st->strat->ops->coverage(st->strat, c);
+}
+
+const char *explore_statement_kind(const struct pr_coverage *c)
+{
+	if (!c->complete)
+		return "incomplete";
+	return c->bound >= 0 && c->bound_cut ? "bounded" : "exhaustive";
+}
+
+const char *explore_coverage_kind(const struct explore_state *st)
+{
+	struct pr_coverage c;
+
+	if (!explore_systematic(st->o.strategy))
+		return "sampled";
+	explore_coverage(st, &c);
+	return explore_statement_kind(&c);
+}
+
+static const char *stop_reason(int stopped)
+{
+	switch (stopped) {
+	case STOP_BUDGET:	return "the execution budget (--runs) ran out";
+	case STOP_TIME:		return "the time budget (--time) ran out";
+	case STOP_FAILURE:	return "at the first failure";
+	case STOP_INTERRUPT:	return "interrupted";
+	}
+	return "stopped early";
+}
+
+void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
+			  uint64_t failures, char *buf, size_t len)
+{
+	char how[64];
+
+	if (!strcmp(strategy, "pct"))
+		snprintf(how, sizeof(how), "pct d=%d", pct_depth);
+	else
+		snprintf(how, sizeof(how), "%s", strategy);
+	snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",
+		 (unsigned long long)runs, how,
+		 failures ? "failures found" : "no failure");
+}
+
+void explore_statement_text(const char *strategy, const struct pr_coverage *c,
+			    uint64_t failures, int stopped, char *buf,
+			    size_t len)
+{
+	const char *kind = explore_statement_kind(c);
+	const char *result = failures ? "failures found" : "no failure";
+	char how[96];
+	size_t l;
+
+	snprintf(how, sizeof(how), "%s", strategy);
+	l = strlen(how);
+	if (c->bound >= 0 && !strcmp(kind, "incomplete"))
+		l += (size_t)snprintf(how + l, sizeof(how) - l,
+				      ", preemption bound %d", c->bound);
+	if (c->blocked && l < sizeof(how))
+		l += (size_t)snprintf(how + l, sizeof(how) - l,
+				      ", %llu sleep-set blocked",
+				      (unsigned long long)c->blocked);
+	if (c->shards && l < sizeof(how))
+		snprintf(how + l, sizeof(how) - l, c->shards > 1 &&
+			 c->shard == c->shards ? ", %u shards" : ", shard %u/%u",
+			 c->shard == c->shards ? c->shards : c->shard, c->shards);
+	if (!strcmp(kind, "incomplete"))
+		snprintf(buf, len, "incomplete: stopped after %llu executions "
+			 "(%s), %s; memory sc, %s",
+			 (unsigned long long)c->executions, how,
+			 stop_reason(stopped), result);
+	else if (!strcmp(kind, "bounded"))
+		snprintf(buf, len, "bounded: preemption bound %d, %llu executions "
+			 "(%s), memory sc, %s", c->bound,
+			 (unsigned long long)c->executions, how, result);
+	else
+		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory sc, %s",
+			 (unsigned long long)c->executions, how,
+			 c->bound >= 0 ? "; the preemption bound cut nothing" : "",
+			 result);
+	l = strlen(buf);
+	if (c->shards > 1 && c->shard < c->shards && strcmp(kind, "incomplete"))
+		snprintf(buf + l, len - l, "; this shard's part only: merge all %u for the whole tree",
+			 c->shards);
+}
+
+void explore_coverage_text(const struct explore_state *st, char *buf,
+			   size_t len)
+{
+	const struct explore_opts *o = &st->o;
+	struct pr_coverage c;
+
+	if (!explore_systematic(o->strategy)) {
+		explore_sampled_text(o->strategy, o->params.pct_depth, st->done,
+				     st->failures, buf, len);
+		return;
+	}
+	explore_coverage(st, &c);
+	explore_statement_text(o->strategy, &c, st->failures, st->stopped, buf,
+			       len);
+}

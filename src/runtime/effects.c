@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * effects.c - a step's effects besides its announced access (effects.h).
+ *
+ * The buffer belongs to the step under way: sched_decide() hands it to the
+ * strategy (through pr_effects_take) and empties it before the next step
+ * starts.  Effects outside a context (setup, end-of-run checks) and in
+ * stress mode are not recorded: no strategy decides there.
+ */
+#include "runtime/effects.h"
+#include "runtime/internal.h"
+#include "runtime/context.h"
+#include "runtime/tsan.h"
+
+#include <string.h>
+
+int pr_effects_on;
+
+static struct {
+	int n;			/* recorded; PR_MAX_EFFECTS + 1: overflowed */
+	struct pr_effect e[PR_MAX_EFFECTS];
+} eff;
+
+PR_NO_TSAN void pr_effects_track(int on)
+{
+	pr_effects_on = on;
+	eff.n = 0;
+}
+
+PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind)
+{
+	if (pr_stress_on || pr_self() < 0)
+		return;
+	/* The same touch twice in one step says nothing new. */
+	for (int i = 0; i < eff.n && i < PR_MAX_EFFECTS; i++)
+		if (eff.e[i].obj == obj && eff.e[i].size == size &&
+		    eff.e[i].kind == kind)
+			return;
+	if (eff.n < PR_MAX_EFFECTS)
+		eff.e[eff.n] = (struct pr_effect){ obj, size, kind };
+	if (eff.n <= PR_MAX_EFFECTS)
+		eff.n++;
+}
+
+PR_NO_TSAN int pr_effects_take(struct pr_effect *out)
+{
+	int n = eff.n;
+
+	eff.n = 0;
+	if (n > PR_MAX_EFFECTS)
+		return -1;
+	memcpy(out, eff.e, (size_t)n * sizeof(*out));
+	return n;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * effects.h - what a step did besides the access after its yield point.
+ *
+ * A step is everything a context does from one yield point to the next:
+ * the access the first yield point announces, then code that the model
+ * treats as private.  Some of that code touches state other contexts read
+ * without a yield point of its own -- RCU's reader nesting and callback
+ * queue, the slab's free lists, wake-ups of sleeping contexts -- because
+ * in the kernel it is per-CPU or done with interrupts off, so it cannot be
+ * preempted in between.  It cannot be preempted here either, but a
+ * partial-order reduction must still know that two such steps do not
+ * commute.  Kernel code reports those touches with pr_effect(); the
+ * runtime keeps them only while a strategy asks (pr_effects_track), so
+ * exploration by sampling never pays for them.
+ */
+#ifndef PAGERACE_RUNTIME_EFFECTS_H
+#define PAGERACE_RUNTIME_EFFECTS_H
+
+#include <stddef.h>
+#include "runtime/tsan.h"
+
+enum pr_effect_kind {
+	PR_EFF_READ = 1,	/* reads [obj, obj + size) */
+	PR_EFF_WRITE = 2,	/* writes it */
+	PR_EFF_WAKE = 3,	/* pr_wake(obj): contexts blocked on obj may run */
+};
+
+struct pr_effect {
+	const void *obj;
+	size_t size;
+	int kind;		/* enum pr_effect_kind */
+};
+
+/* The effects one step may record before they are summarised as "all". */
+#define PR_MAX_EFFECTS	8
+
+/*
+ * Called by kernel code: this step reads or writes [obj, obj + size).
+ * A load and a branch when no strategy asks (pr_effects_on is 0): the
+ * samplers and pagerace-tsan's runs do not even make the call.
+ */
+extern int pr_effects_on;
+void pr_effect_slow(const void *obj, size_t size, int kind);
+PR_NO_TSAN static inline void pr_effect(const void *obj, size_t size,
+					 int kind)
+{
+	if (__builtin_expect(pr_effects_on, 0))
+		pr_effect_slow(obj, size, kind);
+}
+
+/* Strategies: record effects from now on (1) or stop (0). */
+void pr_effects_track(int on);
+
+/*
+ * The effects of the step that just ended (the one before the current
+ * decision): copies at most PR_MAX_EFFECTS into @out and returns their
+ * number, or -1 if the step had more (treat it as touching everything).
+ */
+int pr_effects_take(struct pr_effect *out);
+
+#endif /* PAGERACE_RUNTIME_EFFECTS_H */

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sched_state.h - the scheduler's state and the functions its files share
+ * (sched.c decisions and yield points, choices.c enabled choices,
+ * sched_end.c verdicts and ending a run, run.c contexts and pr_run_once).
+ * Private to src/runtime/.
+ */
+#ifndef PAGERACE_RUNTIME_SCHED_STATE_H
+#define PAGERACE_RUNTIME_SCHED_STATE_H
+
+#include "runtime/context.h"
+#include "runtime/internal.h"
+#include "runtime/fiber.h"
+#include "runtime/run.h"
+#include "runtime/tsan.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+
+enum ctx_state {
+	CTX_RUNNABLE,
+	CTX_SPINNING,	/* schedulable again once store_epoch moves */
+	CTX_BLOCKED,	/* until pr_wake(wait_obj) */
+	CTX_DONE,
+};
+
+struct pr_ctx {
+	char name[32];
+	pr_fn fn;
+	void *arg;
+	unsigned int flags;
+	enum ctx_state state;
+	const void *wait_obj;
+	uint64_t spin_epoch;	/* stores seen when its wait-loop pass began */
+	uint64_t iter_epoch;	/* store_epoch when pr_spin last returned */
+	int events_off;		/* nesting of pr_events_disable */
+	int in_event;		/* running an injected handler */
+	int pending_event;	/* injection to run when resumed, or -1 */
+	int started;
+	const struct pr_site *at;	/* last yield point, while switched out */
+	const void *at_obj;
+	const struct pr_site *irq_at;	/* where an interrupt came in */
+	const void *irq_obj;
+	struct pr_fiber fiber;	/* stack kept across runs */
+};
+
+struct pr_injection {
+	int ctx;
+	char name[32];
+	pr_fn fn;
+	void *arg;
+	int remaining;
+};
+
+struct sched_rt {
+	struct pr_ctx ctx[PR_MAX_CTX];
+	int nctx;
+	int fibers_ready;	/* contexts whose stacks are mapped */
+	struct pr_injection inj[PR_MAX_INJECT];
+	int ninj;
+	int cur;		/* running context, -1: the main stack */
+	int in_run;
+	struct pr_fiber main;
+	sigjmp_buf env;		/* crash or failure outside any context */
+
+	const struct pr_program *prog;
+	struct pr_strategy *strat;
+	const struct pr_run_options *opts;
+	struct pr_schedule *rec;
+	struct pr_run_result *res;
+
+	uint64_t steps;		/* steps before the current decision interval */
+	int64_t budget_start;
+	int changed;		/* enabled set changed since the last decision */
+	int seg_code;		/* open segment's choice code, -1: none */
+	uint64_t seg_steps;
+	uint64_t preemptions;
+	pr_step_observer observer;
+	pr_decision_observer decision_observer;
+	struct pr_choices cs;
+};
+
+extern struct sched_rt sched_rt;
+
+extern const struct pr_site sched_site_start, sched_site_exit, sched_site_iret;
+/* ThreadSanitizer's two harness edges (sched.c explains them). */
+extern char sched_run_sync, sched_end_sync;
+
+/* sched.c */
+void sched_tsan_switch_out(void);
+const struct pr_site *sched_ctx_at(int i);
+void sched_set_at(const struct pr_site *site, const void *obj);
+void sched_account(void);
+void sched_mark_changed(void);
+void sched_close_segment(uint64_t min_steps);
+void sched_decide(enum pr_reason reason);
+
+/* choices.c */
+int sched_ctx_enabled(const struct pr_ctx *c);
+int sched_inj_enabled(const struct pr_injection *e);
+void sched_build_choices(struct pr_choices *cs, enum pr_reason reason);
+
+/* sched_end.c */
+__attribute__((noreturn)) void sched_leave_to_main(void);
+void sched_end_run(uint64_t min_last_steps);
+void sched_fail_now(void);
+void sched_verdict(int ctx, const char *kind, const void *obj,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sched_tsan_fail(void);
+void sched_nothing_enabled(void);
+
+#endif /* PAGERACE_RUNTIME_SCHED_STATE_H */

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dependence.c - when two steps of different processes do not commute.
+ *
+ * Partial-order reduction explores one execution per class of executions
+ * that differ only in the order of adjacent independent steps, so this
+ * relation must never call two steps independent when swapping them could
+ * change what happens.  It may call them dependent when they are not: that
+ * costs executions, never soundness.  Two steps are dependent when:
+ *
+ *  1. memory: their accesses -- the one announced by the yield point the
+ *     step starts at (loads and acquires read; stores, RMWs, lock and
+ *     unlock attempts and releases write; fences and plain yield points
+ *     touch nothing under sequential consistency) and the effects reported
+ *     on the way (effects.h: RCU reader state and callback queue, slab
+ *     free lists and freed objects) -- overlap in bytes, and one of them
+ *     writes.  Loads commute with loads; different objects commute.
+ *  2. spin-waits: a step that resumes a spin-wait (it starts at a
+ *     cpu_relax yield point) depends on every step that writes: the
+ *     runtime keeps a spinner disabled until some store, so a write can
+ *     enable it.
+ *  3. sleeping waits: a step that resumes a sleeping wait on queue W
+ *     depends on every step that wakes W (pr_wake).
+ *  4. interrupts: delivering an injection to context c depends on every
+ *     step that runs on c (its own code and its handlers) and on every
+ *     other delivery to c: it changes what c does next.  Disabling and
+ *     enabling interrupts are steps of c, so they are covered.  Except
+ *     c's first step, which only reaches c's first yield point: a handler
+ *     delivered before it or after it finds the same state.
+ *  5. overflow: a step whose effects overflowed the record depends on
+ *     everything.
+ * Steps of the same process are ordered by the process itself and never
+ * asked about.  tests/strategy_dpor.c checks each rule.
+ */
+#include "strategy/dependence.h"
+#include "runtime/tsan.h"
+
+#include <string.h>
+
+PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
+{
+	struct pr_pending p;
+
+	memset(e, 0, sizeof(*e));
+	e->proc = (uint8_t)pr_event_proc(code);
+	pr_sched_pending(code, &p);
+	e->ctx = (uint8_t)p.ctx;
+	if (code >= PR_CHOICE_EVENT) {
+		e->kind = PR_EV_FIRE;
+		return;
+	}
+	if (!p.site) {
+		e->kind = PR_EV_START;
+		return;
+	}
+	e->kind = p.site->kind;
+	e->obj = p.obj;
+	e->size = p.site->size;
+	if (PR_KIND_WRITES(e->kind))
+		e->flags |= PR_EV_WROTE;
+}
+
+PR_NO_TSAN void pr_event_finish(struct pr_event *e)
+{
+	int n = pr_effects_take(e->eff);
+
+	if (n < 0) {
+		e->flags |= PR_EV_ALL;
+		e->neff = 0;
+	} else {
+		e->neff = (uint8_t)n;
+	}
+}
+
+/* The announced access as a byte range; 0 if it touches nothing. */
+PR_NO_TSAN static int access_of(const struct pr_event *e, struct pr_effect *a)
+{
+	switch (e->kind) {
+	case PR_K_LOAD:
+	case PR_K_ACQUIRE:
+		a->kind = PR_EFF_READ;
+		break;
+	case PR_K_STORE:
+	case PR_K_RMW:
+	case PR_K_LOCK:
+	case PR_K_UNLOCK:
+	case PR_K_RELEASE:
+		a->kind = PR_EFF_WRITE;
+		break;
+	default:
+		return 0;
+	}
+	if (!e->obj)
+		return 0;
+	a->obj = e->obj;
+	a->size = e->size;
+	return 1;
+}
+
+PR_NO_TSAN static int overlap(const struct pr_effect *x, const struct pr_effect *y)
+{
+	uintptr_t xa = (uintptr_t)x->obj, ya = (uintptr_t)y->obj;
+	uintptr_t xe = xa + (x->size ? x->size : 1);
+	uintptr_t ye = ya + (y->size ? y->size : 1);
+
+	return xa < ye && ya < xe;
+}
+
+PR_NO_TSAN static int conflict(const struct pr_effect *x, const struct pr_effect *y)
+{
+	if (x->kind == PR_EFF_WAKE || y->kind == PR_EFF_WAKE)
+		return 0;
+	if (x->kind == PR_EFF_READ && y->kind == PR_EFF_READ)
+		return 0;
+	return overlap(x, y);
+}
+
+PR_NO_TSAN static int wakes(const struct pr_event *e, const void *waitq)
+{
+	for (int i = 0; i < e->neff; i++)
+		if (e->eff[i].kind == PR_EFF_WAKE && e->eff[i].obj == waitq)
+			return 1;
+	return 0;
+}
+
+/* Rules 2-4, asked one way round. */
+PR_NO_TSAN static int enables_or_redirects(const struct pr_event *a,
+					   const struct pr_event *b)
+{
+	if (a->kind == PR_K_SPIN && (b->flags & PR_EV_WROTE))
+		return 1;
+	if (a->kind == PR_K_BLOCK && wakes(b, a->obj))
+		return 1;
+	if (a->kind == PR_EV_FIRE && b->ctx == a->ctx && b->kind != PR_EV_START)
+		return 1;
+	return 0;
+}
+
+/* The i-th byte range @e touches: its access first, then its effects. */
+PR_NO_TSAN static const struct pr_effect *range_at(const struct pr_event *e,
+						   const struct pr_effect *acc,
+						   int has_acc, int i)
+{
+	if (has_acc)
+		return i == 0 ? acc : &e->eff[i - 1];
+	return &e->eff[i];
+}
+
+PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
+				 const struct pr_event *b)
+{
+	struct pr_effect aa, ab;
+	int ha, hb, na, nb;
+
+	if ((a->flags | b->flags) & PR_EV_ALL)
+		return 1;
+	if (enables_or_redirects(a, b) || enables_or_redirects(b, a))
+		return 1;
+	ha = access_of(a, &aa);
+	hb = access_of(b, &ab);
+	na = ha + a->neff;
+	nb = hb + b->neff;
+	for (int i = 0; i < na; i++)
+		for (int j = 0; j < nb; j++)
+			if (conflict(range_at(a, &aa, ha, i),
+				     range_at(b, &ab, hb, j)))
+				return 1;
+	return 0;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dependence.h - the steps a systematic strategy records, and when two of
+ * them do not commute.
+ *
+ * An event is one step of one process: a context's step from the yield
+ * point where it stopped to the next one, or the delivery of an injected
+ * interrupt.  Processes are numbered like choice codes: contexts 0 to
+ * PR_MAX_CTX - 1, then injections (pr_event_proc).
+ */
+#ifndef PAGERACE_STRATEGY_DEPENDENCE_H
+#define PAGERACE_STRATEGY_DEPENDENCE_H
+
+#include <stdint.h>
+#include "runtime/context.h"
+#include "runtime/effects.h"
+#include "strategy/strategy.h"
+
+#define PR_MAX_PROCS	(PR_MAX_CTX + PR_MAX_INJECT)
+typedef uint32_t pr_procset;		/* one bit per process */
+
+/* Kinds beyond enum pr_kind that only events have. */
+#define PR_EV_FIRE	(PR_K_NR + 0)	/* an injection's delivery */
+#define PR_EV_START	(PR_K_NR + 1)	/* a context's first step */
+
+enum {
+	PR_EV_ALL = 1,		/* touched more than it could record: depends
+				 * on every other step */
+	PR_EV_WROTE = 2,	/* wrote shared state (wakes spin-waiters) */
+};
+
+struct pr_event {
+	uint8_t proc;
+	uint8_t kind;		/* the announced access, or PR_EV_* */
+	uint8_t ctx;		/* the context it runs on (an injection's
+				 * target) */
+	uint8_t flags;		/* PR_EV_* flags */
+	uint8_t neff;
+	uint32_t size;		/* bytes at obj; 0: unknown, one byte */
+	const void *obj;
+	struct pr_effect eff[PR_MAX_EFFECTS];
+};
+
+static inline int pr_event_proc(int code)
+{
+	return code >= PR_CHOICE_EVENT ? PR_MAX_CTX + code - PR_CHOICE_EVENT
+				       : code;
+}
+
+static inline int pr_proc_code(int proc)
+{
+	return proc >= PR_MAX_CTX ? PR_CHOICE_EVENT + proc - PR_MAX_CTX : proc;
+}
+
+/*
+ * Fill @e with what choice @code is about to do (its pending access),
+ * from the runtime; the effects are added when the step is over
+ * (pr_event_finish).
+ */
+void pr_event_begin(struct pr_event *e, int code);
+void pr_event_finish(struct pr_event *e);
+
+/* Do @a and @b (of different processes) fail to commute? */
+int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
+
+/*
+ * The common case inline: two plain accesses with no effects (no spin or
+ * sleep resumption, no interrupt delivery, nothing overflowed).
+ */
+#define PR_EV_PLAIN(e)	((e)->neff == 0 && !((e)->flags & PR_EV_ALL) &&	\
+			 (e)->kind != PR_K_SPIN && (e)->kind != PR_K_BLOCK &&	\
+			 (e)->kind != PR_EV_FIRE)
+static inline int pr_dependent(const struct pr_event *a,
+			       const struct pr_event *b)
+{
+	uintptr_t xa, ya;
+
+	if (!PR_EV_PLAIN(a) || !PR_EV_PLAIN(b))
+		return pr_dependent_slow(a, b);
+	if (!a->obj || !b->obj || !((a->flags | b->flags) & PR_EV_WROTE))
+		return 0;
+	/* Accesses that touch memory but write nothing: loads. */
+	if (a->kind == PR_K_YIELD || a->kind == PR_K_FENCE ||
+	    a->kind == PR_EV_START || b->kind == PR_K_YIELD ||
+	    b->kind == PR_K_FENCE || b->kind == PR_EV_START)
+		return 0;
+	xa = (uintptr_t)a->obj;
+	ya = (uintptr_t)b->obj;
+	return xa < ya + (b->size ? b->size : 1) &&
+	       ya < xa + (a->size ? a->size : 1);
+}
+
+#endif /* PAGERACE_STRATEGY_DEPENDENCE_H */

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dpor.c - dynamic partial-order reduction with source sets and sleep
+ * sets: "Source-DPOR", Abdulla, Aronis, Jonsson & Sagonas, "Optimal
+ * dynamic partial order reduction", POPL 2014, Algorithm 1; the original
+ * idea is Flanagan & Godefroid, POPL 2005.
+ *
+ * Two executions are equivalent when one becomes the other by swapping
+ * adjacent independent steps (dependence.c); they then reach the same
+ * state and the same verdict.  dpor explores at least one execution of
+ * every equivalence class (Mazurkiewicz trace), and with sleep sets never
+ * completes two of the same class: an execution that could only repeat an
+ * explored class is abandoned at the first decision where every enabled
+ * process sleeps (counted as "blocked", not as an execution).
+ *
+ * After each execution, every race -- steps e before e' of different
+ * processes, dependent, with no step in between ordering them -- is
+ * reversed: at the state before e, some process must be explored that
+ * can start the sequence "the steps after e that do not depend on it,
+ * then e'" (the initials of that sequence).  If the backtrack set there
+ * already holds one, nothing is added (source sets: one representative
+ * suffices); if no initial is enabled there, e' could not have run first
+ * (e enabled it: a store waking a spinner, a wake-up, an interrupt
+ * delivery), and the race is not reversible.
+ *
+ * Happens-before is tracked with vector clocks over processes.  Sleep
+ * sets: a process explored from a node sleeps in the subtrees of its
+ * siblings until a step dependent with its own (recorded when it was
+ * explored) is taken.
+ *
+ * Not done: wakeup trees (optimal DPOR), which would remove the blocked
+ * executions; and a preemption bound, which DPOR cannot take naively
+ * (Coons, Musuvathi & McKinley, OOPSLA 2013): bounded searches use dfs.
+ */
+#include "strategy/tree.h"
+#include "runtime/tsan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct dpor_strategy {
+	struct pr_strategy base;
+	struct pr_tree tree;
+	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
+				 * happen before or are event i */
+	uint32_t *seq;		/* seq[i]: event i is its process's seq[i]-th */
+	size_t capclk;
+	size_t *races;		/* the current step's, during analysis */
+	size_t capraces;
+};
+
+#define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
+
+/* The sleeping steps of node d's parent that are independent of its step. */
+PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
+{
+	struct pr_tnode *nd = &t->node[d], *up;
+	struct pr_event *out;
+	pr_procset awake;
+
+	if (d > 0) {
+		up = &t->node[d - 1];
+		out = pr_tree_sleepers_reserve(t, up->sleep_n);
+		nd = &t->node[d];
+		up = &t->node[d - 1];
+		for (uint32_t i = 0; out && i < up->sleep_n; i++) {
+			const struct pr_event *s = &t->sleepers[up->sleep_off + i];
+
+			if (s->proc == up->chosen || pr_dependent(s, &up->ev))
+				continue;
+			t->sleepers[t->nsleepers++] = *s;
+			nd->sleep_n++;
+			nd->sleep |= 1u << s->proc;
+		}
+	}
+	awake = nd->enabled & ~nd->sleep;
+	if (!awake)
+		return PR_NO_PROC;
+	if (nd->cur != PR_NO_PROC && (awake & (1u << nd->cur)))
+		return nd->cur;
+	return pr_proc_lowest(awake);
+}
+
+PR_NO_TSAN static int covered(const uint32_t *c, const struct dpor_strategy *d,
+			      size_t j, int pj)
+{
+	return d->seq[j] <= c[pj];
+}
+
+/*
+ * The race e_j < e_i: add to node j's backtrack set a process that can
+ * start notdep(e_j).e_i, unless one is there already.
+ */
+PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
+{
+	struct pr_tree *t = &d->tree;
+	struct pr_tnode *nj = &t->node[j];
+	uint32_t firstv[PR_MAX_PROCS];
+	int inv[PR_MAX_PROCS], ninv = 0;
+	pr_procset initials = 0, seen = 0, cand;
+	int pj = nj->ev.proc;
+
+	for (size_t k = j + 1; k <= i; k++) {
+		const uint32_t *ck = CLK(d, k);
+		int pk = t->node[k].ev.proc, initial = 1;
+
+		if (k < i && covered(ck, d, j, pj))
+			continue;	/* happens after e_j: not in v */
+		/* An initial: no earlier step of v happens before it. */
+		for (int q = 0; q < ninv && initial; q++)
+			initial = firstv[inv[q]] > ck[inv[q]];
+		if (initial)
+			initials |= 1u << pk;
+		if (!(seen & (1u << pk))) {
+			seen |= 1u << pk;
+			inv[ninv++] = pk;
+			firstv[pk] = d->seq[k];
+		}
+	}
+	cand = initials & nj->enabled;
+	if (!cand || (cand & nj->backtrack))
+		return;
+	if (cand & (1u << t->node[i].ev.proc))
+		nj->backtrack |= 1u << t->node[i].ev.proc;
+	else
+		nj->backtrack |= 1u << pr_proc_lowest(cand);
+}
+
+PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
+{
+	struct dpor_strategy *d = (struct dpor_strategy *)
+		((char *)t - offsetof(struct dpor_strategy, tree));
+	size_t last[PR_MAX_PROCS], n = t->n;
+	uint32_t count[PR_MAX_PROCS] = { 0 };
+
+	if (n > d->capclk) {
+		size_t c = d->capclk ? d->capclk : 256;
+		uint32_t *nc, *ns;
+
+		while (c < n)
+			c *= 2;
+		nc = realloc(d->clk, c * PR_MAX_PROCS * sizeof(*nc));
+		if (nc)
+			d->clk = nc;
+		ns = realloc(d->seq, c * sizeof(*ns));
+		if (ns)
+			d->seq = ns;
+		if (!nc || !ns)
+			return;		/* no analysis: fewer backtracks */
+		d->capclk = c;
+	}
+	for (int q = 0; q < PR_MAX_PROCS; q++)
+		last[q] = SIZE_MAX;
+	/* The replayed prefix's steps and clocks are the last execution's. */
+	for (size_t i = 0; i < t->fresh && i < n; i++) {
+		int pi = t->node[i].ev.proc;
+
+		count[pi]++;
+		last[pi] = i;
+	}
+	for (size_t i = t->fresh; i < n; i++) {
+		const struct pr_event *ei = &t->node[i].ev;
+		uint32_t *ci = CLK(d, i);
+		uint32_t cnt[PR_MAX_PROCS];
+		int pi = ei->proc, uncovered = 0;
+		size_t nraces = 0;
+
+		if (last[pi] != SIZE_MAX)
+			memcpy(ci, CLK(d, last[pi]), PR_MAX_PROCS * sizeof(*ci));
+		else
+			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
+		/*
+		 * cnt[q]: q's steps in [0, j]; uncovered: the processes with
+		 * steps there not yet known to happen before e_i.  None left:
+		 * nothing earlier can race with e_i.
+		 */
+		memcpy(cnt, count, sizeof(cnt));
+		for (int q = 0; q < PR_MAX_PROCS; q++)
+			uncovered += cnt[q] > ci[q];
+		for (size_t j = i; uncovered && j-- > 0;) {
+			const struct pr_event *ej = &t->node[j].ev;
+			const uint32_t *cj = CLK(d, j);
+			int pj = ej->proc;
+
+			if (pj != pi && !covered(ci, d, j, pj) &&
+			    pr_dependent(ej, ei)) {
+				if (nraces == d->capraces) {
+					size_t c = d->capraces ? 2 * d->capraces : 64;
+					size_t *nr = realloc(d->races, c * sizeof(*nr));
+
+					if (!nr)
+						abort();	/* unsound otherwise */
+					d->races = nr;
+					d->capraces = c;
+				}
+				d->races[nraces++] = j;
+				for (int q = 0; q < PR_MAX_PROCS; q++)
+					if (cj[q] > ci[q]) {
+						uncovered -= cnt[q] > ci[q] &&
+							     cnt[q] <= cj[q];
+						ci[q] = cj[q];
+					}
+			}
+			/* e_j is behind us now. */
+			if (cnt[pj]-- > ci[pj] && cnt[pj] <= ci[pj])
+				uncovered--;
+		}
+		d->seq[i] = ++count[pi];
+		ci[pi] = d->seq[i];
+		last[pi] = i;
+		for (size_t r = 0; r < nraces; r++)
+			reverse(d, d->races[r], i);
+	}
+}
+
+static const struct pr_tree_policy dpor_policy = {
+	.first = dpor_first,
+	.analyse = dpor_analyse,
+};
+
+PR_NO_TSAN static void dpor_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
+{
+	(void)seed;
+	(void)run;
+	pr_effects_track(1);
+	pr_tree_begin_run(&((struct dpor_strategy *)s)->tree);
+}
+
+PR_NO_TSAN static int dpor_pick(struct pr_strategy *s, const struct pr_choices *cs,
+				int64_t *budget)
+{
+	return pr_tree_pick(&((struct dpor_strategy *)s)->tree, cs, budget);
+}
+
+PR_NO_TSAN static void dpor_end(struct pr_strategy *s, uint64_t steps)
+{
+	struct pr_tree *t = &((struct dpor_strategy *)s)->tree;
+
+	(void)steps;
+	pr_tree_end_run(t);
+	s->foreign = t->foreign;
+	pr_effects_track(0);
+}
+
+PR_NO_TSAN static int dpor_exhausted(struct pr_strategy *s)
+{
+	return ((struct dpor_strategy *)s)->tree.exhausted;
+}
+
+PR_NO_TSAN static void dpor_coverage(struct pr_strategy *s, struct pr_coverage *c)
+{
+	pr_tree_coverage(&((struct dpor_strategy *)s)->tree, c);
+}
+
+PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
+{
+	struct dpor_strategy *d = (struct dpor_strategy *)s;
+
+	pr_effects_track(0);
+	pr_tree_free(&d->tree);
+	free(d->clk);
+	free(d->seq);
+	free(d->races);
+	free(d);
+}
+
+static const struct pr_strategy_ops dpor_ops = {
+	.name = "dpor",
+	.begin_run = dpor_begin,
+	.pick = dpor_pick,
+	.end_run = dpor_end,
+	.destroy = dpor_destroy,
+	.exhausted = dpor_exhausted,
+	.coverage = dpor_coverage,
+};
+
+PR_NO_TSAN struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p)
+{
+	struct dpor_strategy *d;
+
+	if (p && p->has_bound)
+		return NULL;	/* see the header comment */
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->base.ops = &dpor_ops;
+	pr_tree_init(&d->tree, &dpor_policy, -1, d->base.error,
+		     sizeof(d->base.error));
+	d->tree.full_top = 1;
+	if (p && p->shards)
+		pr_tree_split(&d->tree, p->shard, p->shards);
+	return &d->base;
+}

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tree.c - the exploration tree shared by dfs and dpor (tree.h).
+ *
+ * Invariants:
+ *  - node[0..n) is the path of the last execution; node[d].ev is the step
+ *    taken from node d, complete for d < pos once the step is over.
+ *  - The next execution replays node[0..prefix): at each of those
+ *    decisions the enabled set must be the one recorded -- the program is
+ *    deterministic -- or the exploration stops with a divergence.
+ *  - done is a subset of backtrack; the choice of a node is in done.
+ *  - A node's sleeping steps are tree.sleepers[sleep_off, + sleep_n), and
+ *    deeper nodes' come after them, so truncating to a node frees its
+ *    descendants' at once.
+ */
+#include "strategy/tree.h"
+#include "runtime/tsan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+PR_NO_TSAN void pr_tree_init(struct pr_tree *t, const struct pr_tree_policy *policy,
+			     int bound, char *error, size_t errlen)
+{
+	memset(t, 0, sizeof(*t));
+	t->policy = policy;
+	t->bound = bound;
+	t->error = error;
+	t->errlen = errlen;
+}
+
+PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
+{
+	free(t->node);
+	free(t->sleepers);
+	memset(t, 0, sizeof(*t));
+}
+
+PR_NO_TSAN void pr_tree_begin_run(struct pr_tree *t)
+{
+	t->pos = 0;
+	t->abandoned = 0;
+	t->foreign = 0;
+}
+
+PR_NO_TSAN void pr_tree_split(struct pr_tree *t, unsigned shard, unsigned shards)
+{
+	unsigned levels = 3;
+
+	t->shard = shard;
+	t->shards = shards;
+	/* At least two choices a level: 2^split >= 8 leaves a shard. */
+	while ((1u << levels) < 8 * shards && levels < 24)
+		levels++;
+	t->split = levels;
+}
+
+/*
+ * Entering leaf number t->leaf: ours?  Not ours: the run ends here, and
+ * is not counted (its owner runs it).
+ */
+PR_NO_TSAN static int leaf_is_foreign(struct pr_tree *t)
+{
+	return (t->leaf++ % t->shards) != t->shard;
+}
+
+PR_NO_TSAN static int grow(void **p, size_t *cap, size_t want, size_t elem)
+{
+	size_t c = *cap ? *cap : 256;
+	void *q;
+
+	if (want <= *cap)
+		return 0;
+	while (c < want)
+		c *= 2;
+	q = realloc(*p, c * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+PR_NO_TSAN struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
+{
+	if (grow((void **)&t->sleepers, &t->capsleepers, t->nsleepers + n,
+		 sizeof(*t->sleepers)))
+		return NULL;
+	return &t->sleepers[t->nsleepers];
+}
+
+PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
+					    const struct pr_tnode *nd, int p)
+{
+	pr_procset s = 0;
+	int ctx = p < PR_MAX_CTX ? p : t->target[p];
+
+	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
+		if ((nd->enabled & (1u << q)) && t->target[q] == ctx)
+			s |= 1u << q;
+	return s;
+}
+
+/* Did the decision at @nd preempt the context that could have gone on? */
+PR_NO_TSAN static int preempts(const struct pr_tnode *nd)
+{
+	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
+}
+
+PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
+			    int64_t *budget)
+{
+	int idx_of[PR_MAX_PROCS];
+	pr_procset en = 0;
+	struct pr_tnode *nd;
+	size_t d = t->pos;
+	int cur = PR_NO_PROC, p;
+
+	for (int i = 0; i < cs->n; i++) {
+		p = pr_event_proc(pr_choice_code(&cs->c[i]));
+		en |= 1u << p;
+		idx_of[p] = i;
+		t->target[p] = cs->c[i].ctx;
+	}
+	if (cs->current >= 0)
+		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
+	if (d > 0)
+		pr_event_finish(&t->node[d - 1].ev);
+	if (d < t->prefix) {
+		nd = &t->node[d];
+		if (nd->enabled != en || nd->cur != cur) {
+			snprintf(t->error, t->errlen,
+				 "step %zu: the choices differ from the execution "
+				 "this one replays (enabled %#x, was %#x): the "
+				 "program is not deterministic", d, en,
+				 nd->enabled);
+			return -1;
+		}
+		/* The branch: a new choice at the last top level is a leaf. */
+		if (d + 1 == t->prefix && nd->top && nd->ntop + 1 == t->split &&
+		    leaf_is_foreign(t)) {
+			t->foreign = 1;
+			t->pos = d + 1;
+			return PR_PICK_ABANDON;
+		}
+	} else {
+		if (grow((void **)&t->node, &t->cap, d + 1, sizeof(*t->node))) {
+			snprintf(t->error, t->errlen, "out of memory at step %zu", d);
+			return -1;
+		}
+		nd = &t->node[d];
+		memset(nd, 0, sizeof(*nd));
+		nd->enabled = en;
+		nd->cur = (uint8_t)cur;
+		nd->chosen = PR_NO_PROC;
+		nd->sleep_off = t->nsleepers;
+		if (d > 0) {
+			const struct pr_tnode *up = &t->node[d - 1];
+
+			nd->preemptions = up->preemptions + (uint32_t)preempts(up);
+			nd->ntop = (uint8_t)(up->ntop + up->top);
+		}
+		nd->top = t->shards && nd->ntop < t->split &&
+			  (en & (en - 1)) != 0;
+		t->n = d + 1;
+		p = t->policy->first(t, d);
+		nd = &t->node[d];	/* the policy may have grown arrays */
+		if (p == PR_NO_PROC) {
+			t->abandoned = 1;
+			return PR_PICK_ABANDON;
+		}
+		if (nd->top && t->full_top)
+			nd->backtrack = nd->enabled;
+		nd->chosen = (uint8_t)p;
+		nd->backtrack |= 1u << p;
+		nd->done |= 1u << p;
+		if (nd->top && nd->ntop + 1 == t->split && leaf_is_foreign(t)) {
+			t->foreign = 1;
+			t->pos = d + 1;
+			return PR_PICK_ABANDON;
+		}
+	}
+	pr_event_begin(&nd->ev, pr_proc_code(nd->chosen));
+	if (nd->ev.kind != PR_EV_START)
+		nd->backtrack |= pr_tree_interrupts_of(t, nd, nd->chosen);
+	t->pos++;
+	*budget = 1;
+	return idx_of[nd->chosen];
+}
+
+/*
+ * The deepest node with a choice left: take it (the subtree under its
+ * old choice is complete, so that choice now sleeps there), and replay
+ * down to it next time.
+ */
+PR_NO_TSAN static void next_branch(struct pr_tree *t)
+{
+	for (size_t d = t->n; d-- > 0;) {
+		struct pr_tnode *nd = &t->node[d];
+		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
+		struct pr_event *slot;
+
+		if (!left)
+			continue;
+		t->nsleepers = nd->sleep_off + nd->sleep_n;
+		slot = nd->top ? NULL : pr_tree_sleepers_reserve(t, 1);
+		if (slot) {
+			*slot = nd->ev;
+			t->nsleepers++;
+			nd->sleep_n++;
+			nd->sleep |= 1u << nd->chosen;
+		}
+		nd->chosen = (uint8_t)pr_proc_lowest(left);
+		nd->done |= 1u << nd->chosen;
+		t->n = t->prefix = d + 1;
+		t->fresh = d;
+		return;
+	}
+	t->exhausted = 1;
+}
+
+PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
+{
+	/* An abandoned run's last step was finished by the pick that ended it. */
+	if (t->pos > 0 && !t->abandoned && !t->foreign)
+		pr_event_finish(&t->node[t->pos - 1].ev);
+	t->n = t->pos;		/* an abandoned node had no step */
+	/* A run that ended above the last top level is a leaf of its own. */
+	if (t->shards && !t->foreign && !t->abandoned &&
+	    !(t->n && t->node[t->n - 1].ntop + t->node[t->n - 1].top >= t->split) &&
+	    leaf_is_foreign(t))
+		t->foreign = 1;
+	if (t->foreign)
+		t->foreign_runs++;
+	else if (t->abandoned)
+		t->blocked++;
+	else
+		t->executions++;
+	if (t->n > t->max_depth)
+		t->max_depth = t->n;
+	/* A foreign run's steps are all in the top, which explores all. */
+	if (t->policy->analyse && !t->foreign)
+		t->policy->analyse(t);
+	next_branch(t);
+}
+
+PR_NO_TSAN void pr_tree_coverage(const struct pr_tree *t, struct pr_coverage *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->complete = t->exhausted;
+	c->bound = t->bound;
+	c->bound_cut = t->bound_cut;
+	c->executions = t->executions;
+	c->blocked = t->blocked;
+	c->max_depth = t->max_depth;
+	c->shard = t->shard;
+	c->shards = t->shards;
+	c->foreign = t->foreign_runs;
+}

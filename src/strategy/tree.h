@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tree.h - the exploration tree of the systematic strategies (dfs, dpor).
+ *
+ * Stateless search: every execution runs from the start.  The tree keeps
+ * the path of the current execution, one node per decision; the next
+ * execution replays the path down to a node with a choice still to take,
+ * takes it, and goes on with new nodes below.  Each decision lets the
+ * chosen process take exactly one step (budget 1), so a node is a state
+ * and its event the step taken from it.
+ *
+ * What differs between dfs and dpor -- which choices a new node must
+ * explore, which sleep -- is the policy's (struct pr_tree_policy).
+ */
+#ifndef PAGERACE_STRATEGY_TREE_H
+#define PAGERACE_STRATEGY_TREE_H
+
+#include <stddef.h>
+#include "strategy/dependence.h"
+
+#define PR_NO_PROC	0xff
+
+struct pr_tnode {
+	pr_procset enabled;	/* processes that can take a step here */
+	pr_procset backtrack;	/* must be explored from here */
+	pr_procset done;	/* explored, or under exploration */
+	pr_procset sleep;	/* dpor: known to lead nowhere new */
+	uint8_t chosen;		/* the process whose step follows */
+	uint8_t cur;		/* the context that ran last, if it can go on */
+	uint8_t top;		/* a branching node of a split search's top */
+	uint8_t ntop;		/* top nodes on the path above this one */
+	uint32_t preemptions;	/* on the path before this decision */
+	size_t sleep_off;	/* dpor: the sleeping processes' steps, */
+	uint32_t sleep_n;	/*  tree.sleepers[sleep_off..+sleep_n) */
+	struct pr_event ev;	/* the step taken from here */
+};
+
+struct pr_tree;
+
+struct pr_tree_policy {
+	/*
+	 * A new node @n at depth @d (its parent, if any, is d - 1 and its
+	 * event complete): set n->backtrack (and n->sleep) and return the
+	 * process to take first, or PR_NO_PROC if every choice is known to
+	 * be redundant (the run is then abandoned).
+	 */
+	int (*first)(struct pr_tree *t, size_t d);
+	/* After a complete or abandoned execution of t->n nodes. */
+	void (*analyse)(struct pr_tree *t);
+};
+
+struct pr_tree {
+	const struct pr_tree_policy *policy;
+	char *error;		/* the strategy's, for divergences */
+	size_t errlen;
+	int bound;		/* preemption bound; -1: none */
+	/*
+	 * A split search (--shard I/N): the first `split` nodes with more
+	 * than one enabled choice on every path are the top; each choice at
+	 * the last of them, and each execution that ends before reaching it,
+	 * is a leaf; leaves are numbered in the order the search meets them,
+	 * the same in every shard, and shard I explores those numbered I
+	 * modulo N.  Top nodes explore every choice they allow and put
+	 * nothing to sleep, so the top is the same in every shard whatever
+	 * the leaves below found.
+	 */
+	unsigned shard, shards;	/* shards 0: not split */
+	unsigned split;
+	int full_top;		/* the policy's top nodes explore all enabled */
+	uint64_t leaf;		/* leaves met */
+	int foreign;		/* this execution is another shard's */
+	uint64_t foreign_runs;
+
+	struct pr_tnode *node;	/* the current execution's path */
+	size_t n, cap;
+	size_t prefix;		/* nodes to replay; the branch is the last */
+	size_t pos;		/* decisions taken in this execution */
+	size_t fresh;		/* first node new in this execution */
+	struct pr_event *sleepers;	/* dpor's sleep sets' steps */
+	size_t nsleepers, capsleepers;
+
+	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
+	int abandoned;		/* this execution */
+	int exhausted;
+	int bound_cut;
+	uint64_t executions, blocked, max_depth;
+};
+
+void pr_tree_init(struct pr_tree *t, const struct pr_tree_policy *policy,
+		  int bound, char *error, size_t errlen);
+void pr_tree_free(struct pr_tree *t);
+void pr_tree_begin_run(struct pr_tree *t);
+int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
+		 int64_t *budget);
+void pr_tree_end_run(struct pr_tree *t);
+void pr_tree_coverage(const struct pr_tree *t, struct pr_coverage *c);
+/* Explore only shard @shard of @shards (before the first run). */
+void pr_tree_split(struct pr_tree *t, unsigned shard, unsigned shards);
+
+/*
+ * The injections enabled at @nd that interrupt the context process @p
+ * runs on.  Delivering an interrupt depends on every step of its context
+ * (dependence.c, rule 4), and an interrupt need never be delivered, so no
+ * later step of an execution races with the delivery it did not make:
+ * a node taking a step of context c must explore c's interrupts too, or
+ * no execution would ever deliver them there (c's first step excepted:
+ * it commutes with deliveries, dependence.c).
+ */
+pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
+				 const struct pr_tnode *nd, int p);
+
+/* For policies: room for @n more sleeping steps; NULL if out of memory. */
+struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
+
+static inline int pr_proc_lowest(pr_procset s)
+{
+	return s ? __builtin_ctz(s) : PR_NO_PROC;
+}
+
+#endif /* PAGERACE_STRATEGY_TREE_H */

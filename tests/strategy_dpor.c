@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strategy_dpor.c - the systematic strategies checked against each other
+ * and against brute force.
+ *
+ *  1. The dependence relation, rule by rule (strategy/dependence.c).
+ *  2. Generated programs -- 2 to 4 contexts, a few shared variables,
+ *     loads, stores and atomic adds, and sometimes an interrupt -- each
+ *     explored by full dfs and by dpor: the same set of final states, dpor
+ *     in no more executions, and dpor's complete executions exactly the
+ *     number of Mazurkiewicz traces, counted here by brute force over
+ *     every interleaving of the operations (no runtime involved).
+ *  3. A failure in exactly one equivalence class is found by dpor.
+ *  4. The classic programs (src/programs/): dfs and dpor, run to the end
+ *     of their trees, reach the same verdicts.
+ *  5. Preemption bounds: dfs with bound K explores a subset, never more,
+ *     and states when the bound cut nothing.
+ */
+#include "programs/programs.h"
+#include "runtime/run.h"
+#include "strategy/dependence.h"
+#include "strategy/strategy.h"
+#include "tap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct pr_run_options ropts;
+
+/* ---- 1. dependence rules ------------------------------------------------ */
+
+static struct pr_event ev(int proc, int kind, const void *obj, unsigned size)
+{
+	struct pr_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.proc = (uint8_t)proc;
+	e.ctx = (uint8_t)proc;
+	e.kind = (uint8_t)kind;
+	e.obj = obj;
+	e.size = size;
+	if (PR_KIND_WRITES(kind))
+		e.flags |= PR_EV_WROTE;
+	return e;
+}
+
+static void test_rules(void)
+{
+	static int x[4], q;
+	struct pr_event a, b;
+
+	a = ev(0, PR_K_LOAD, &x[0], 4), b = ev(1, PR_K_LOAD, &x[0], 4);
+	ok(!pr_dependent(&a, &b), "rule 1: loads commute");
+	b = ev(1, PR_K_STORE, &x[0], 4);
+	ok(pr_dependent(&a, &b) && pr_dependent(&b, &a),
+	   "rule 1: a load and a store of the same word do not (both ways)");
+	b = ev(1, PR_K_STORE, &x[1], 4);
+	ok(!pr_dependent(&a, &b), "rule 1: different words commute");
+	b = ev(1, PR_K_STORE, &x[0], 16);
+	a = ev(0, PR_K_RMW, &x[3], 4);
+	ok(pr_dependent(&a, &b), "rule 1: overlapping byte ranges conflict");
+	a = ev(0, PR_K_FENCE, NULL, 0);
+	ok(!pr_dependent(&a, &b), "rule 1: a fence touches nothing under sc");
+	a = ev(0, PR_K_LOAD, &x[2], 4);
+	b = ev(1, PR_K_YIELD, NULL, 0);
+	b.eff[0] = (struct pr_effect){ &x[2], 4, PR_EFF_WRITE };
+	b.neff = 1;
+	ok(pr_dependent(&a, &b), "rule 1: effects count like accesses");
+	b.eff[0].kind = PR_EFF_READ;
+	ok(!pr_dependent(&a, &b), "rule 1: a read effect commutes with a load");
+	a = ev(0, PR_K_SPIN, &x[0], 0);
+	b = ev(1, PR_K_STORE, &x[3], 4);
+	ok(pr_dependent(&a, &b), "rule 2: resuming a spin depends on any store");
+	b = ev(1, PR_K_LOAD, &x[3], 4);
+	ok(!pr_dependent(&a, &b), "rule 2: ... not on a load");
+	a = ev(0, PR_K_BLOCK, &q, 0);
+	b = ev(1, PR_K_YIELD, NULL, 0);
+	b.eff[0] = (struct pr_effect){ &q, 0, PR_EFF_WAKE };
+	b.neff = 1;
+	ok(pr_dependent(&a, &b), "rule 3: resuming a sleep depends on its wake-up");
+	b.eff[0].obj = &x[0];
+	ok(!pr_dependent(&a, &b), "rule 3: ... not on another queue's");
+	a = ev(PR_MAX_CTX, PR_EV_FIRE, NULL, 0);
+	a.ctx = 1;
+	b = ev(1, PR_K_YIELD, NULL, 0);
+	ok(pr_dependent(&a, &b), "rule 4: an interrupt depends on its context's steps");
+	b = ev(2, PR_K_STORE, &x[0], 4);
+	ok(!pr_dependent(&a, &b), "rule 4: ... and commutes with other contexts'");
+	b = ev(3, PR_K_YIELD, NULL, 0);
+	b.flags |= PR_EV_ALL;
+	ok(pr_dependent(&a, &b), "rule 5: an overflowed step depends on all");
+}
+
+/* ---- 2. generated programs --------------------------------------------- */
+
+#define MAXT	4
+#define MAXOP	4
+#define NVAR	3
+
+enum { OP_LOAD, OP_STORE, OP_ADD, OP_STORE_REG };
+
+struct op { int kind, var, val; };
+
+static struct gen {
+	int nt, nops[MAXT];
+	struct op op[MAXT][MAXOP];
+	int irq;		/* interrupt on context 0: x[irqvar] += 10 */
+	int irqvar;
+	int var[NVAR];
+	int reg[MAXT][MAXOP];
+	int fail_on;		/* section 3: fail when the state is this */
+} g;
+
+/* Final states seen, as hashes: an open set of at most 4096. */
+static struct stateset { uint64_t h[4096]; int n; } seen;
+
+static void set_add(struct stateset *s, uint64_t h)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->h[i] == h)
+			return;
+	if (s->n < 4096)
+		s->h[s->n++] = h;
+}
+
+static int set_has(const struct stateset *s, uint64_t h)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->h[i] == h)
+			return 1;
+	return 0;
+}
+
+static void gen_body(void *arg)
+{
+	int t = (int)(intptr_t)arg;
+
+	for (int i = 0; i < g.nops[t]; i++) {
+		const struct op *o = &g.op[t][i];
+		int *v = &g.var[o->var];
+
+		switch (o->kind) {
+		case OP_LOAD:
+			PR_YIELD_POINT_SZ(PR_K_LOAD, "x", v, sizeof(*v));
+			g.reg[t][i] = *v;
+			break;
+		case OP_STORE:
+			PR_YIELD_POINT_SZ(PR_K_STORE, "x", v, sizeof(*v));
+			*v = o->val;
+			break;
+		case OP_ADD:
+			PR_YIELD_POINT_SZ(PR_K_RMW, "x", v, sizeof(*v));
+			g.reg[t][i] = (*v += o->val);
+			break;
+		case OP_STORE_REG:
+			PR_YIELD_POINT_SZ(PR_K_STORE, "x", v, sizeof(*v));
+			*v = (i ? g.reg[t][i - 1] : 0) + 1;
+			break;
+		}
+	}
+}
+
+static void gen_irq(void *arg)
+{
+	int *v = &g.var[g.irqvar];
+
+	(void)arg;
+	PR_YIELD_POINT_SZ(PR_K_RMW, "x", v, sizeof(*v));
+	*v += 10;
+}
+
+static void gen_setup(void *arg)
+{
+	(void)arg;
+	memset(g.var, 0, sizeof(g.var));
+	memset(g.reg, 0, sizeof(g.reg));
+	for (int t = 0; t < g.nt; t++) {
+		char name[8] = "cpu0";
+
+		name[3] = (char)('0' + t);
+		pr_spawn(name, gen_body, (void *)(intptr_t)t, 0);
+	}
+	if (g.irq)
+		pr_inject(0, "irq", gen_irq, NULL, 1);
+}
+
+static uint64_t state_hash(void)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (int i = 0; i < NVAR; i++)
+		h = (h ^ (uint64_t)(uint32_t)g.var[i]) * 1099511628211ull;
+	for (int t = 0; t < MAXT; t++)
+		for (int i = 0; i < MAXOP; i++)
+			h = (h ^ (uint64_t)(uint32_t)g.reg[t][i]) * 1099511628211ull;
+	return h;
+}
+
+static void gen_finish(void *arg)
+{
+	uint64_t h = state_hash();
+
+	(void)arg;
+	set_add(&seen, h);
+	if (g.fail_on && g.var[0] == 1 && g.var[1] == 1 &&
+	    g.reg[1][0] == 1 && g.reg[1][1] == 1)
+		pr_fail("assert", NULL, "the one bad class");
+}
+
+static const struct pr_program gen_prog = {
+	.name = "generated", .summary = "generated",
+	.setup = gen_setup, .finish = gen_finish,
+};
+
+struct result {
+	uint64_t runs, executions, blocked, failures;
+	int complete, bound_cut;
+};
+
+/* Run @strat on @prog to the end of its tree (at most @budget runs). */
+static struct result search(const struct pr_program *prog, const char *strat,
+			    int bound, uint64_t budget, struct stateset *kinds)
+{
+	struct pr_strategy_params p = { .pct_depth = 3 };
+	struct pr_strategy *s;
+	struct pr_run_result res;
+	struct pr_coverage c;
+	struct result r;
+
+	memset(&r, 0, sizeof(r));
+	if (bound >= 0) {
+		p.has_bound = 1;
+		p.preemption_bound = bound;
+	}
+	s = pr_strategy_create(strat, &p);
+	while (!s->ops->exhausted(s) && r.runs < budget) {
+		pr_run_once(prog, s, &ropts, 1, r.runs, NULL, &res);
+		r.runs++;
+		r.failures += res.failed;
+		if (kinds && !res.abandoned) {
+			uint64_t h = 0;
+
+			for (const char *k = res.verdict.kind; *k; k++)
+				h = h * 131 + (unsigned char)*k;
+			set_add(kinds, h + 1);
+		}
+	}
+	s->ops->coverage(s, &c);
+	r.executions = c.executions;
+	r.blocked = c.blocked;
+	r.complete = c.complete;
+	r.bound_cut = c.bound_cut;
+	s->ops->destroy(s);
+	return r;
+}
+
+/* ---- brute force: Mazurkiewicz traces of the operations ------------------ */
+
+struct bop { int t, i, var, writes, irq; };
+
+static struct bop bops[MAXT * MAXOP + 1];
+static int nbops;
+static uint64_t *traces;
+static size_t ntraces, captraces;
+
+static int bdep(const struct bop *a, const struct bop *b)
+{
+	if (a->t == b->t && !a->irq && !b->irq)
+		return 0;
+	/* The interrupt runs on context 0: it depends on its steps (rule 4). */
+	if ((a->irq && b->t == 0) || (b->irq && a->t == 0))
+		return 1;
+	return a->var == b->var && (a->writes || b->writes);
+}
+
+/*
+ * The trace of an interleaving, from each operation's position in it (-1:
+ * not in it -- an interrupt never delivered): for each dependent pair,
+ * which came first.  Two bits a pair: absent, before, after.
+ */
+static uint64_t canon(const int *pos)
+{
+	uint64_t key = 0;
+	int bit = 0;
+
+	for (int a = 0; a < nbops; a++)
+		for (int b = a + 1; b < nbops; b++) {
+			int present = pos[a] >= 0 && pos[b] >= 0;
+
+			if (!bdep(&bops[a], &bops[b]))
+				continue;
+			key |= (uint64_t)(present ? (pos[a] < pos[b] ? 1 : 2) : 0) << bit;
+			bit += 2;
+		}
+	return key;
+}
+
+static void add_trace(uint64_t key)
+{
+	for (size_t i = 0; i < ntraces; i++)
+		if (traces[i] == key)
+			return;
+	if (ntraces == captraces) {
+		captraces = captraces ? 2 * captraces : 1024;
+		traces = realloc(traces, captraces * sizeof(*traces));
+		if (!traces)
+			abort();
+	}
+	traces[ntraces++] = key;
+}
+
+/*
+ * Every interleaving: next[t] is context t's next operation.  The
+ * interrupt, if any, may come before any of context 0's operations or
+ * not at all (it runs whole: one access), but only while context 0 has
+ * not finished.
+ */
+static void enumerate(int *order, int n, int *next, int irq_left)
+{
+	int progressed = 0;
+
+	for (int t = 0; t < g.nt; t++) {
+		if (next[t] >= g.nops[t])
+			continue;
+		progressed = 1;
+		for (int k = 0; k < nbops; k++)
+			if (!bops[k].irq && bops[k].t == t && bops[k].i == next[t])
+				order[n] = k;
+		next[t]++;
+		enumerate(order, n + 1, next, irq_left);
+		next[t]--;
+	}
+	if (irq_left && next[0] < g.nops[0]) {
+		order[n] = nbops - 1;
+		enumerate(order, n + 1, next, 0);
+	}
+	if (!progressed) {
+		int pos[MAXT * MAXOP + 1];
+
+		for (int k = 0; k < nbops; k++)
+			pos[k] = -1;
+		for (int k = 0; k < n; k++)
+			pos[order[k]] = k;
+		add_trace(canon(pos));
+	}
+}
+
+static size_t brute_traces(void)
+{
+	int order[MAXT * MAXOP + 1], next[MAXT] = { 0 };
+
+	nbops = 0;
+	for (int t = 0; t < g.nt; t++)
+		for (int i = 0; i < g.nops[t]; i++) {
+			const struct op *o = &g.op[t][i];
+
+			bops[nbops++] = (struct bop){ t, i, o->var,
+						      o->kind != OP_LOAD, 0 };
+		}
+	if (g.irq)
+		bops[nbops++] = (struct bop){ -1, 0, g.irqvar, 1, 1 };
+	ntraces = 0;
+	enumerate(order, 0, next, g.irq);
+	return ntraces;
+}
+
+static uint64_t rng_state = 42;
+
+static unsigned rnd(unsigned n)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)((rng_state >> 33) % n);
+}
+
+static void generate(void)
+{
+	int total;
+
+	memset(&g, 0, sizeof(g));
+	do {
+		g.nt = 2 + (int)rnd(3);
+		total = 0;
+		for (int t = 0; t < g.nt; t++) {
+			g.nops[t] = 1 + (int)rnd(g.nt == 2 ? 4 : g.nt == 3 ? 3 : 2);
+			total += g.nops[t];
+		}
+	} while (total > (g.nt == 4 ? 6 : 7));
+	for (int t = 0; t < g.nt; t++)
+		for (int i = 0; i < g.nops[t]; i++) {
+			struct op *o = &g.op[t][i];
+
+			o->kind = (int)rnd(4);
+			o->var = (int)rnd(NVAR);
+			o->val = 1 + (int)rnd(3);
+		}
+	g.irq = rnd(3) == 0;
+	g.irqvar = (int)rnd(NVAR);
+}
+
+static void test_generated(int nprogs)
+{
+	int agree = 0, fewer = 0, exact = 0;
+
+	for (int k = 0; k < nprogs; k++) {
+		struct stateset dfs_states;
+		struct result rd, rp;
+		size_t want;
+
+		generate();
+		seen.n = 0;
+		rd = search(&gen_prog, "dfs", -1, 2000000, NULL);
+		dfs_states = seen;
+		seen.n = 0;
+		rp = search(&gen_prog, "dpor", -1, 2000000, NULL);
+		want = brute_traces();
+		if (rd.complete && rp.complete && dfs_states.n == seen.n) {
+			int same = 1;
+
+			for (int i = 0; i < seen.n; i++)
+				same &= set_has(&dfs_states, seen.h[i]);
+			agree += same;
+			if (!same)
+				diag("program %d: dpor missed a final state dfs reached", k);
+		} else {
+			diag("program %d: dfs %d states%s, dpor %d states%s", k,
+			     dfs_states.n, rd.complete ? "" : " (incomplete)",
+			     seen.n, rp.complete ? "" : " (incomplete)");
+		}
+		fewer += rp.runs <= rd.runs;
+		exact += rp.executions == want;
+		if (rp.executions != want)
+			diag("program %d (%d contexts%s): dpor %llu executions (+%llu blocked), %zu traces by brute force",
+			     k, g.nt, g.irq ? ", irq" : "",
+			     (unsigned long long)rp.executions,
+			     (unsigned long long)rp.blocked, want);
+	}
+	ok(agree == nprogs, "generated: dpor reaches every final state full dfs reaches (%d/%d programs)",
+	   agree, nprogs);
+	ok(fewer == nprogs, "generated: dpor never runs more than dfs (%d/%d)",
+	   fewer, nprogs);
+	ok(exact == nprogs, "generated: dpor's complete executions = Mazurkiewicz traces by brute force (%d/%d)",
+	   exact, nprogs);
+}
+
+/* ---- 3. one bad class --------------------------------------------------- */
+
+static void test_one_class(void)
+{
+	struct result rp, rd;
+	size_t want;
+
+	/* cpu0: x0 = 1; x1 = 1.  cpu1: r0 = x1; r1 = x0.  Bad: r0 = r1 = 1. */
+	memset(&g, 0, sizeof(g));
+	g.nt = 2;
+	g.nops[0] = g.nops[1] = 2;
+	g.op[0][0] = (struct op){ OP_STORE, 0, 1 };
+	g.op[0][1] = (struct op){ OP_STORE, 1, 1 };
+	g.op[1][0] = (struct op){ OP_LOAD, 1, 0 };
+	g.op[1][1] = (struct op){ OP_LOAD, 0, 0 };
+	g.fail_on = 1;
+	want = brute_traces();
+	seen.n = 0;
+	rp = search(&gen_prog, "dpor", -1, 100000, NULL);
+	rd = search(&gen_prog, "dfs", -1, 100000, NULL);
+	ok(rp.failures == 1 && rp.complete,
+	   "a failure in one class of %zu is found by dpor, once (%llu)",
+	   want, (unsigned long long)rp.failures);
+	ok(rd.failures >= 1, "and by dfs (%llu of %llu executions)",
+	   (unsigned long long)rd.failures, (unsigned long long)rd.runs);
+	g.fail_on = 0;
+}
+
+/* ---- 4. classic programs ------------------------------------------------ */
+
+static void test_classics(void)
+{
+	const struct pr_program *const progs[] = {
+		&pr_prog_lost_update, &pr_prog_lost_update_fixed,
+		&pr_prog_abba, &pr_prog_abba_fixed,
+		&pr_prog_message_passing, &pr_prog_message_passing_fixed,
+		&pr_prog_spin_livelock, &pr_prog_null_deref,
+		&pr_prog_null_deref_fixed,
+	};
+
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct stateset kd = { .n = 0 }, kp = { .n = 0 };
+		struct result rd, rp;
+		int same;
+
+		rd = search(progs[i], "dfs", -1, 400000, &kd);
+		rp = search(progs[i], "dpor", -1, 400000, &kp);
+		same = rd.complete && rp.complete && kd.n == kp.n;
+		for (int k = 0; same && k < kp.n; k++)
+			same &= set_has(&kd, kp.h[k]);
+		ok(same && rp.runs <= rd.runs,
+		   "%s: dpor (%llu executions, %llu blocked) reaches the verdicts of full dfs (%llu executions): %d kinds",
+		   progs[i]->name, (unsigned long long)rp.executions,
+		   (unsigned long long)rp.blocked,
+		   (unsigned long long)rd.executions, kd.n);
+	}
+}
+
+/* ---- 5. bounds ---------------------------------------------------------- */
+
+static void test_bounds(void)
+{
+	struct result r0, r1, r2, full;
+
+	full = search(&pr_prog_message_passing, "dfs", -1, 400000, NULL);
+	r0 = search(&pr_prog_message_passing, "dfs", 0, 400000, NULL);
+	r1 = search(&pr_prog_message_passing, "dfs", 1, 400000, NULL);
+	r2 = search(&pr_prog_message_passing, "dfs", 2, 400000, NULL);
+	ok(r0.complete && r0.bound_cut && r0.failures == 0,
+	   "message-passing, bound 0: %llu executions, the bound cut, no failure",
+	   (unsigned long long)r0.executions);
+	ok(r1.complete && r1.failures == 0 && r1.executions > r0.executions,
+	   "bound 1: %llu executions, no failure (the bug needs 2 preemptions)",
+	   (unsigned long long)r1.executions);
+	ok(r2.complete && r2.failures > 0 && r2.executions < full.executions,
+	   "bound 2: found (%llu failing of %llu; full dfs %llu)",
+	   (unsigned long long)r2.failures, (unsigned long long)r2.executions,
+	   (unsigned long long)full.executions);
+	full = search(&pr_prog_lost_update, "dfs", -1, 400000, NULL);
+	r0 = search(&pr_prog_lost_update, "dfs", 1000, 400000, NULL);
+	ok(r0.complete && !r0.bound_cut && r0.executions == full.executions,
+	   "a bound the program never reaches cuts nothing (%llu executions, as full dfs)",
+	   (unsigned long long)r0.executions);
+}
+
+int main(int argc, char **argv)
+{
+	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
+
+	pr_run_options_default(&ropts);
+	plan(14 + 3 + 2 + 9 + 4);
+	test_rules();
+	test_generated(nprogs);
+	test_one_class();
+	test_classics();
+	test_bounds();
+	free(traces);
+	return done_testing();
+}
