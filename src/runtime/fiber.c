@@ -105,15 +105,6 @@ PR_NO_TSAN void pr_fiber_tsan_renew(struct pr_fiber *f)
 #endif
 }
 
-PR_NO_TSAN void pr_fiber_tsan_reuse(struct pr_fiber *f)
-{
-#if PR_TSAN_ENABLED
-	tsan_set_blind(f, 0);
-#else
-	(void)f;
-#endif
-}
-
 PR_NO_TSAN void pr_fiber_tsan_main(struct pr_fiber *main)
 {
 #if PR_TSAN_ENABLED
@@ -135,7 +126,7 @@ PR_NO_TSAN void pr_fiber_tsan_name(struct pr_fiber *f, const char *name)
 #endif
 }
 
-PR_TSAN_INVISIBLE void pr_fiber_tsan_enter(struct pr_fiber *f)
+PR_NO_TSAN void pr_fiber_tsan_enter(struct pr_fiber *f)
 {
 #if PR_TSAN_ENABLED
 	if (f->tsan)
@@ -171,7 +162,7 @@ PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
  * happens-before edge (no_sync): the scheduler's choice of who runs next
  * is not synchronisation the model has.
  */
-PR_TSAN_INVISIBLE void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
+PR_NO_TSAN void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
 {
 	pr_fiber_tsan_enter(to);
 	pr_fiber_swap(&from->sp, to->sp);

@@ -61,17 +61,6 @@ void pr_fiber_tsan_enter(struct pr_fiber *f);
 void pr_fiber_tsan_renew(struct pr_fiber *f);
 
 /*
- * pagerace-tsan: keep @f's ThreadSanitizer fiber for a new run (only
- * blindness is undone).  For a context that finished or never ran: its
- * TSan shadow stack is empty (fiber_entry and the switch paths log no
- * function entry), and the global reset every run starts with
- * (pr_tsan_new_history) cleared its clock and trace.  A fiber destroyed
- * and created per run cost about 1 KB each: ThreadSanitizer keeps every
- * dead fiber's thread context.
- */
-void pr_fiber_tsan_reuse(struct pr_fiber *f);
-
-/*
  * pagerace-tsan: make @f's ThreadSanitizer fiber ignore every access and
  * every synchronisation until it is renewed or released (a run that must
  * not stop on a data race: PCT's calibration, pr_run_options.tsan_blind).

@@ -20,7 +20,7 @@ PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 	makecontext(&f->uc, entry, 0);
 }
 
-PR_TSAN_INVISIBLE void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
+PR_NO_TSAN void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
 {
 	pr_fiber_tsan_enter(to);
 	swapcontext(&from->uc, &to->uc);

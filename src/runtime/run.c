@@ -31,10 +31,8 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 		if (pr_fiber_alloc(&c->fiber, sched_rt.opts->stack_size) != 0)
 			pr_fail("setup", NULL, "cannot map a stack for %s", name);
 		sched_rt.fibers_ready = sched_rt.nctx + 1;
-	} else if (c->state == CTX_DONE || !c->started) {
-		pr_fiber_tsan_reuse(&c->fiber);	/* previous run: finished */
 	} else {
-		pr_fiber_tsan_renew(&c->fiber);	/* abandoned mid-function */
+		pr_fiber_tsan_renew(&c->fiber);
 	}
 	if (sched_rt.opts->tsan_blind)
 		pr_fiber_tsan_blind(&c->fiber);

@@ -237,7 +237,7 @@ PR_NO_TSAN static void run_event(struct pr_ctx *c)
 	sched_decide(PR_R_IRET);
 }
 
-PR_TSAN_INVISIBLE static void fiber_entry(void)
+PR_NO_TSAN static void fiber_entry(void)
 {
 	struct pr_ctx *c = &sched_rt.ctx[sched_rt.cur];
 
