@@ -99,7 +99,7 @@ ok $? "explore -k --seed 42 twice: the same set of byte-identical traces ($(ls "
 run 2 "$PAGERACE" explore --bogus lost-update && one_line
 ok $? "explore --bogus: exit 2, one line"
 run 2 "$PAGERACE" explore no-such-program && one_line &&
-	grep -q "unknown program 'no-such-program'" "$tmp/err"
+	grep -q "unknown program or scenario 'no-such-program'" "$tmp/err"
 ok $? "explore of an unknown program: exit 2, one line"
 run 2 "$PAGERACE" explore -n abc lost-update && one_line
 ok $? "explore -n abc: exit 2, one line"

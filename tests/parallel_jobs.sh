@@ -18,7 +18,7 @@ ok() {	# ok STATUS DESCRIPTION
 }
 
 # same_for_jobs NAME EXPECTED-STATUS EXPLORE-ARGS...: run with -j 1, 2, 3,
-# each in its own directory; compare stdout and the traces/ directories.
+# each in its own directory; compare stdout and the pagerace-traces/ directories.
 same_for_jobs() {
 	name=$1 want=$2
 	shift 2
@@ -34,11 +34,11 @@ same_for_jobs() {
 	for j in 2 3; do
 		cmp -s "$tmp/$name-1/stdout" "$tmp/$name-$j/stdout" ||
 			{ echo "# -j $j: stdout differs"; diff "$tmp/$name-1/stdout" "$tmp/$name-$j/stdout" | head -5 | sed 's/^/# /'; st=1; }
-		if [ -d "$tmp/$name-1/traces" ]; then
-			diff -r "$tmp/$name-1/traces" "$tmp/$name-$j/traces" >/dev/null ||
+		if [ -d "$tmp/$name-1/pagerace-traces" ]; then
+			diff -r "$tmp/$name-1/pagerace-traces" "$tmp/$name-$j/pagerace-traces" >/dev/null ||
 				{ echo "# -j $j: traces differ"; st=1; }
 		else
-			[ ! -d "$tmp/$name-$j/traces" ] || st=1
+			[ ! -d "$tmp/$name-$j/pagerace-traces" ] || st=1
 		fi
 	done
 	return $st
@@ -48,13 +48,13 @@ echo "1..9"
 
 same_for_jobs lu-k 1 -k -n 3000 lost-update
 ok $? "lost-update -k -n 3000: same stdout and traces for -j 1, 2, 3"
-test "$(ls "$tmp/lu-k-1/traces" | wc -l)" -gt 100 &&
+test "$(ls "$tmp/lu-k-1/pagerace-traces" | wc -l)" -gt 100 &&
 	grep -q '3000 runs' "$tmp/lu-k-2/stdout"
 ok $? "lost-update -k: hundreds of failing traces, 3000 runs counted"
 
 same_for_jobs mp-pct 1 -s pct -n 5000 message-passing
 ok $? "message-passing pct, stop at the first failure: same for -j 1, 2, 3"
-test "$(ls "$tmp/mp-pct-3/traces" | wc -l)" -eq 1
+test "$(ls "$tmp/mp-pct-3/pagerace-traces" | wc -l)" -eq 1
 ok $? "stop at the first failure: -j 3 leaves one trace, the lowest run's"
 
 same_for_jobs scn 1 -s pct -n 20000 "$srcdir/scenarios/spec-free-check.scn"
@@ -66,7 +66,7 @@ ok $? "insert-lookup.scn, no failure: same outcome counts for -j 1, 2, 3"
 same_for_jobs json 1 --json -k -n 2000 abba
 ok $? "--json -k abba: the same summary for -j 1, 2, 3"
 
-(cd "$tmp/lu-k-2" && "$PAGERACE" replay -q "$(ls traces/* | tail -1)")
+(cd "$tmp/lu-k-2" && "$PAGERACE" replay -q "$(ls pagerace-traces/* | tail -1)")
 [ $? -eq 1 ]
 ok $? "a trace written by -j 2 replays (exit 1)"
 

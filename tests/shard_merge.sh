@@ -43,7 +43,7 @@ echo "1..10"
 
 sharded lu -k -n 3000 lost-update
 ok $? "lost-update -k: merged shards 0/3 1/3 2/3 = the unsharded summary"
-diff -r lu-full/traces lu-shards/traces >/dev/null
+diff -r lu-full/pagerace-traces lu-shards/pagerace-traces >/dev/null
 ok $? "lost-update -k: the shards wrote the unsharded run's traces"
 
 sharded sfc -s pct -n 18000 "$srcdir/scenarios/spec-free-check.scn"

@@ -5,6 +5,7 @@
  * then the line and a caret; exit 2 if any file has one.
  */
 #include "cli/cli.h"
+#include "cli/scnpath.h"
 #include "scenario/scenario.h"
 
 #include <getopt.h>
@@ -78,8 +79,12 @@ int cmd_check(int argc, char **argv)
 		char msg[1024], *text;
 		size_t len;
 
-		text = scenario_read_file(argv[i], &len, &e);
-		s = text ? scenario_parse(argv[i], text, len, &e) : NULL;
+		char path[4096];
+
+		/* A path, or a shipped scenario's name (scnpath.h). */
+		scnpath_find(argv[i], path, sizeof(path));
+		text = scenario_read_file(path, &len, &e);
+		s = text ? scenario_parse(path, text, len, &e) : NULL;
 		free(text);
 		if (!s) {
 			scn_error_format(&e, msg, sizeof(msg));

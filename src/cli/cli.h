@@ -40,10 +40,13 @@ struct target {
 	char *text;
 	size_t text_len;
 	struct pr_program scn_prog;
+	char path[4096];	/* a scenario found on the search path */
 };
 
 /*
- * Resolve @name: a built-in program, else a scenario file path.  On
+ * Resolve @name: a built-in program, else a scenario file: a path, or a
+ * name on the scenario search path (scnpath.h; then @t->name is the path
+ * found).  On
  * failure print why ("FILE:LINE:COL: error: ..." for a bad scenario) and
  * return -1.
  */

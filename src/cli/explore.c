@@ -11,289 +11,21 @@
 #include "config.h"
 #include "cli/cli.h"
 #include "cli/explore.h"
+#include "cli/interrupt.h"
 #include "report/verdict.h"
 #include "model/variant.h"
 #include "scenario/scenario.h"
 #include "trace/trace.h"
+#include "util/outfile.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* What the command line set overrides a scenario's defaults. */
-enum { SET_STRATEGY = 1, SET_RUNS = 2, SET_SEED = 4, SET_DEPTH = 8,
-       SET_PCT_STEPS = 16, SET_MAX_STEPS = 32, SET_PROTOCOL = 64,
-       SET_KNOBS = 128, SET_SHIFT = 256, SET_BOUND = 512 };
-
-static void explore_usage(FILE *f)
-{
-	fprintf(f,
-"usage: %s explore [OPTIONS] PROGRAM|SCENARIO-FILE\n"
-"\n"
-"Run PROGRAM (see '%s list') or a scenario file (pagerace-scenario(5))\n"
-"repeatedly under a scheduling strategy.  Stop at the first failing run,\n"
-"save its trace and print the replay command.  A scenario's protocol, knobs,\n"
-"radix shift and explore settings apply unless an option below overrides\n"
-"them ('-K none': no knobs).\n"
-"\n"
-"  -s, --strategy NAME   random (default), pct, dfs or dpor (systematic:\n"
-"                        every schedule, or one per equivalence class)\n"
-"  -n, --runs N          number of runs (default 10000; dfs and dpor:\n"
-"                        an execution budget, default 1000000)\n"
-"      --preemption-bound K  dfs: at most K preemptions per execution\n"
-"      --first-run I     index of the first run (default 0)\n"
-"  -t, --time SECONDS    stop after this long instead (runs stay exact)\n"
-"      --seed S          exploration seed (default 1)\n"
-"  -d, --depth D         PCT depth: D-1 priority change points (default 3)\n"
-"      --pct-steps K     PCT's estimated run length (default: measured)\n"
-"      --max-steps N     a run longer than N steps is a livelock (default 100000)\n"
-"  -p, --protocol P      page-cache protocol: locked, v2 (default), merged\n"
-"  -K, --knob NAME       plant a known bug back (repeatable; see doc/variants.md)\n"
-"      --radix-shift N   RADIX_TREE_MAP_SHIFT of the model's trees: 1-3 (default 2)\n"
-"  -k, --keep-going      do not stop at the first failure\n"
-"  -j, --jobs N          fork N worker processes (default 1); the same output\n"
-"      --shard I/N       explore only slice I (0 to N-1) of the runs, for\n"
-"                        spreading one exploration over machines ('merge')\n"
-"  -o, --output FILE     write the first failing trace to FILE\n"
-"      --trace-dir DIR   where failing traces go (default traces/)\n"
-"      --json            print a machine-readable summary on stdout\n"
-"      --no-timing       leave timing (runs/s, elapsed_s) out of the summary\n"
-"  -q, --quiet           no progress line\n"
-"  -h, --help            this text\n"
-"\n"
-"Exit status: 0 no failure, 1 failure found, 2 bad input.\n",
-		pr_argv0, pr_argv0);
-}
-
-enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
-       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING, OPT_BOUND };
-
-static const struct option long_opts[] = {
-	{ "strategy", required_argument, NULL, 's' },
-	{ "runs", required_argument, NULL, 'n' },
-	{ "first-run", required_argument, NULL, OPT_FIRST },
-	{ "time", required_argument, NULL, 't' },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "depth", required_argument, NULL, 'd' },
-	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
-	{ "preemption-bound", required_argument, NULL, OPT_BOUND },
-	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
-	{ "protocol", required_argument, NULL, 'p' },
-	{ "knob", required_argument, NULL, 'K' },
-	{ "radix-shift", required_argument, NULL, OPT_RADIX_SHIFT },
-	{ "keep-going", no_argument, NULL, 'k' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "trace-dir", required_argument, NULL, OPT_TRACE_DIR },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "no-timing", no_argument, NULL, OPT_NO_TIMING },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "shard", required_argument, NULL, OPT_SHARD },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static int bad_number(const char *opt, const char *arg)
-{
-	fprintf(stderr, "%s explore: error: %s needs a whole number, not '%s'\n",
-		pr_argv0, opt, arg);
-	return -1;
-}
-
-/* "I/N": slice I of N, 0 <= I < N. */
-static int parse_shard(const char *arg, struct explore_opts *o)
-{
-	const char *slash = strchr(arg, '/');
-	uint64_t i, n;
-	char buf[32];
-
-	if (slash && (size_t)(slash - arg) < sizeof(buf)) {
-		memcpy(buf, arg, (size_t)(slash - arg));
-		buf[slash - arg] = '\0';
-		if (!parse_u64(buf, &i) && !parse_u64(slash + 1, &n) &&
-		    n >= 1 && n <= 1000000 && i < n) {
-			o->shard = (unsigned)i;
-			o->shards = (unsigned)n;
-			return 0;
-		}
-	}
-	fprintf(stderr, "%s explore: error: --shard needs I/N with 0 <= I < N, not '%s'\n",
-		pr_argv0, arg);
-	return -1;
-}
-
-static int parse_opts(int argc, char **argv, struct explore_opts *o)
-{
-	uint64_t v;
-	char *end;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->strategy = "random";
-	o->params.pct_depth = 3;
-	o->seed = 1;
-	o->runs = 10000;
-	o->jobs = 1;
-	o->trace_dir = "traces";
-	pr_run_options_default(&o->run);
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qhp:K:j:", long_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->strategy = optarg;
-			o->set |= SET_STRATEGY;
-			break;
-		case 'n':
-			if (parse_u64(optarg, &o->runs) || o->runs == 0)
-				return bad_number("--runs", optarg);
-			o->set |= SET_RUNS;
-			break;
-		case OPT_FIRST:
-			if (parse_u64(optarg, &o->first_run))
-				return bad_number("--first-run", optarg);
-			break;
-		case 't':
-			errno = 0;
-			o->time_budget = strtod(optarg, &end);
-			if (errno || *end || !(o->time_budget > 0)) {
-				fprintf(stderr, "%s explore: error: --time needs a positive number of seconds, not '%s'\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			break;
-		case OPT_SEED:
-			if (parse_u64(optarg, &o->seed))
-				return bad_number("--seed", optarg);
-			o->set |= SET_SEED;
-			break;
-		case 'd':
-			if (parse_u64(optarg, &v) || v < 1 || v > 16) {
-				fprintf(stderr, "%s explore: error: --depth needs a number from 1 to 16, not '%s'\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			o->params.pct_depth = (int)v;
-			o->set |= SET_DEPTH;
-			break;
-		case OPT_PCT_STEPS:
-			if (parse_u64(optarg, &o->params.pct_steps) ||
-			    o->params.pct_steps == 0)
-				return bad_number("--pct-steps", optarg);
-			o->set |= SET_PCT_STEPS;
-			break;
-		case OPT_BOUND:
-			if (parse_u64(optarg, &v) || v > 1000) {
-				fprintf(stderr, "%s explore: error: --preemption-bound needs a number from 0 to 1000, not '%s'\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			o->params.has_bound = 1;
-			o->params.preemption_bound = (int)v;
-			o->set |= SET_BOUND;
-			break;
-		case OPT_MAX_STEPS:
-			if (parse_u64(optarg, &o->run.max_steps) ||
-			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX)
-				return bad_number("--max-steps", optarg);
-			o->set |= SET_MAX_STEPS;
-			break;
-		case 'k':
-			o->keep_going = 1;
-			break;
-		case 'p':
-			if (variant_protocol_parse(optarg, &variant.protocol)) {
-				fprintf(stderr, "%s explore: error: unknown protocol '%s' (locked, v2, merged)\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			o->set |= SET_PROTOCOL;
-			break;
-		case 'K': {
-			enum pr_knob k;
-
-			if (!(o->set & SET_KNOBS))
-				variant.knobs = 0;	/* the command line's set */
-			o->set |= SET_KNOBS;
-			if (!strcmp(optarg, "none"))
-				break;
-
-			if (variant_knob_parse(optarg, &k)) {
-				fprintf(stderr, "%s explore: error: unknown knob '%s' (see doc/variants.md)\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			variant.knobs |= k;
-			break;
-		}
-		case OPT_RADIX_SHIFT:
-			if (parse_u64(optarg, &v) || v < 1 || v > 3) {
-				fprintf(stderr, "%s explore: error: --radix-shift needs 1, 2 or 3, not '%s'\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			variant.radix_map_shift = (unsigned)v;
-			o->set |= SET_SHIFT;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_TRACE_DIR:
-			o->trace_dir = optarg;
-			break;
-		case OPT_JSON:
-			o->json = 1;
-			break;
-		case OPT_NO_TIMING:
-			o->no_timing = 1;
-			break;
-		case 'j':
-			if (parse_u64(optarg, &v) || v < 1 || v > 256) {
-				fprintf(stderr, "%s explore: error: --jobs needs a number from 1 to 256, not '%s'\n",
-					pr_argv0, optarg);
-				return -1;
-			}
-			o->jobs = (unsigned)v;
-			break;
-		case OPT_SHARD:
-			if (parse_shard(optarg, o))
-				return -1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			explore_usage(stdout);
-			exit(EXIT_NOFAIL);
-		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "%s explore: error: unknown or incomplete option '-%c'\n",
-					pr_argv0, optopt);
-			else
-				fprintf(stderr, "%s explore: error: unknown or incomplete option '%s'\n",
-					pr_argv0, argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "%s explore: error: %s\n", pr_argv0,
-			optind >= argc ? "which program? (see 'pagerace list')"
-				       : "exactly one program, please");
-		return -1;
-	}
-	if (o->shards && o->time_budget > 0) {
-		fprintf(stderr, "%s explore: error: --shard needs a number of runs, not --time\n",
-			pr_argv0);
-		return -1;
-	}
-	return explore_check_strategy(o, "explore");
-}
 
 static double now(void)
 {
@@ -358,22 +90,6 @@ static void apply_scenario(struct explore_opts *o, const struct target *tg)
 	}
 }
 
-/* How the runs ended, by the scenario's outcome classes. */
-static void print_outcomes(const struct scenario *scn)
-{
-	static const char *const cls[] = { "acceptable", "interesting",
-					   "forbidden" };
-
-	if (!scn->noutcomes)
-		return;
-	printf("outcomes:\n");
-	for (int i = 0; i < scn->noutcomes; i++)
-		if (scn->outcome[i].cls != SCN_FORBIDDEN)
-			printf("  %-11s %8llu  %s\n", cls[scn->outcome[i].cls],
-			       (unsigned long long)scn->outcome[i].seen,
-			       scn->outcome[i].desc);
-}
-
 static int save_trace(const struct target *tg, const struct explore_opts *o,
 		      uint64_t run, const struct pr_run_result *res,
 		      struct pr_schedule *rec, char *path, size_t pathlen)
@@ -386,7 +102,7 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 		snprintf(path, pathlen, "%s", o->output);
 	} else {
 		if (mkdir(o->trace_dir, 0777) != 0 && errno != EEXIST) {
-			fprintf(stderr, "%s explore: error: cannot create %s: %s\n",
+			fprintf(stderr, "%s explore: error: %s: cannot create the trace folder: %s\n",
 				pr_argv0, o->trace_dir, strerror(errno));
 			return -1;
 		}
@@ -428,9 +144,31 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 	return 0;
 }
 
+/* "1h02m", "3m05s", "42s": a duration for the progress line. */
+static const char *duration(double secs, char *buf, size_t len)
+{
+	uint64_t t = secs > 0 ? (uint64_t)(secs + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, len, "%" PRIu64 "h%02um", t / 3600,
+			 (unsigned)(t % 3600 / 60));
+	else if (t >= 60)
+		snprintf(buf, len, "%um%02us", (unsigned)(t / 60),
+			 (unsigned)(t % 60));
+	else
+		snprintf(buf, len, "%us", (unsigned)t);
+	return buf;
+}
+
+/*
+ * The progress line on a terminal: with a known number of runs, the
+ * total, the percentage done and an estimate of the time left (from the
+ * rate so far); under --time, the time spent of the budget.
+ */
 void explore_progress(struct explore_state *st)
 {
-	double elapsed;
+	char fails[48], a[32], b[32];
+	double elapsed, rate;
 
 	if (!st->tty)
 		return;
@@ -438,16 +176,53 @@ void explore_progress(struct explore_state *st)
 	if (elapsed - st->last_progress < 0.25)
 		return;
 	st->last_progress = elapsed;
-	fprintf(stderr, "\r%s: %llu runs, %.0f runs/s, %llu failures, %.1fs   ",
-		st->tg.name, (unsigned long long)st->done,
-		elapsed > 0 ? st->done / elapsed : 0.0,
-		(unsigned long long)st->failures, elapsed);
+	rate = elapsed > 0 ? st->done / elapsed : 0.0;
+	plural(st->failures, "failure", fails, sizeof(fails));
+	if (st->o.time_budget > 0)
+		fprintf(stderr, "\r%s: %llu runs, %.0f runs/s, %s, %s elapsed of %s   ",
+			st->tg.name, (unsigned long long)st->done, rate, fails,
+			duration(elapsed, a, sizeof(a)),
+			duration(st->o.time_budget, b, sizeof(b)));
+	else
+		fprintf(stderr, "\r%s: %llu/%llu runs (%.0f%%), %.0f runs/s, %s, ETA %s   ",
+			st->tg.name, (unsigned long long)st->done,
+			(unsigned long long)st->len,
+			st->len ? 100.0 * st->done / st->len : 100.0, rate, fails,
+			rate > 0 ? duration((st->len - st->done) / rate, a, sizeof(a))
+				 : "?");
+}
+
+/* Keep @res's record for the summary's list of failing runs. */
+static int remember_failure(struct explore_state *st, uint64_t run,
+			    const struct pr_run_result *res, const char *path)
+{
+	struct summary_failure *f;
+
+	f = realloc(st->failed, (st->nfailed + 1) * sizeof(*f));
+	if (!f)
+		return -1;
+	st->failed = f;
+	f += st->nfailed;
+	memset(f, 0, sizeof(*f));
+	f->run = run;
+	f->step = res->verdict.step;
+	snprintf(f->kind, sizeof(f->kind), "%s", res->verdict.kind);
+	f->message = strdup(res->verdict.msg);
+	f->trace = strdup(path);
+	if (!f->message || !f->trace) {
+		free(f->message);
+		free(f->trace);
+		return -1;
+	}
+	st->nfailed++;
+	return 0;
 }
 
 int explore_failure(struct explore_state *st, uint64_t run,
 		    const struct pr_run_result *res, struct pr_schedule *rec)
 {
-	char path[4096] = "";
+	char path[4096] = "", nth[32];
+	int saved;
 
 	/*
 	 * A body misused what it holds (scn_runtime_error, "LINE:COL: ..."):
@@ -464,22 +239,31 @@ int explore_failure(struct explore_state *st, uint64_t run,
 		return -1;
 	}
 	st->failures++;
-	if (save_trace(&st->tg, &st->o, run, res, rec, path, sizeof(path)))
-		return -1;
 	if (st->tty)
 		fputc('\n', stderr);
+	/* The verdict first: it is news even if the trace cannot be saved. */
 	if (!st->o.json) {
-		printf("%s: FAILED at run %llu (seed %llu, strategy %s)\n",
+		printf("%s: FAILED at run #%llu (the %s; seed %llu, strategy %s)\n",
 		       st->tg.name, (unsigned long long)run,
+		       ordinal(run + 1, nth, sizeof(nth)),
 		       (unsigned long long)st->o.seed, st->o.strategy);
 		pr_report_verdict(stdout, res, rec->n);
+		fflush(stdout);
+	}
+	saved = !save_trace(&st->tg, &st->o, run, res, rec, path, sizeof(path));
+	if (!saved)
+		return -1;
+	if (!st->o.json)
 		printf("  trace:    %s\n  replay:   %s replay %s\n",
 		       path, pr_argv0, path);
-	}
 	if (st->failures == 1) {
 		st->first = *res;
 		st->first_run = run;
 		snprintf(st->first_path, sizeof(st->first_path), "%s", path);
+	}
+	if (remember_failure(st, run, res, path)) {
+		fprintf(stderr, "%s explore: error: out of memory\n", pr_argv0);
+		return -1;
 	}
 	return 0;
 }
@@ -493,6 +277,10 @@ int explore_loop(struct explore_state *st)
 
 	pr_schedule_init(&rec);
 	for (uint64_t run = st->lo; ; run++) {
+		if (interrupt_pending()) {
+			st->stopped = STOP_INTERRUPT;
+			break;
+		}
 		if (st->strat->ops->exhausted &&
 		    st->strat->ops->exhausted(st->strat))
 			break;
@@ -530,74 +318,102 @@ int explore_loop(struct explore_state *st)
 	return rc;
 }
 
+/* The scenario's outcome table, as the summary shows it. */
+static void fill_outcomes(const struct scenario *scn,
+			  struct summary_outcome *out, size_t *n)
+{
+	static const char *const cls[] = { "acceptable", "interesting",
+					   "forbidden" };
+
+	*n = 0;
+	for (int i = 0; i < scn->noutcomes; i++) {
+		out[*n].cls = cls[scn->outcome[i].cls];
+		out[*n].desc = scn->outcome[i].desc;
+		out[*n].count = scn->outcome[i].seen;
+		(*n)++;
+	}
+}
+
 static void print_summary(struct explore_state *st, double elapsed)
 {
 	const struct explore_opts *o = &st->o;
+	struct summary_outcome outcomes[SCN_MAX_OUTCOMES];
+	struct explore_summary s;
+	char knobs[512] = "";
+	size_t off = 0;
 	char cov[256];
 
-	if (o->json) {
-		struct explore_summary s;
+	memset(&s, 0, sizeof(s));
+	s.schema = EXPLORE_SCHEMA;
+	s.program = st->tg.name;
+	s.strategy = o->strategy;
+	s.seed = o->seed;
+	s.first_run = o->first_run;
+	s.runs = st->done;
+	s.planned = o->time_budget > 0 ? 0 : st->len;
+	s.failures = st->failures;
+	s.elapsed = elapsed;
+	s.timing = !o->no_timing;
+	s.keep_going = o->keep_going;
+	s.pct = !strcmp(o->strategy, "pct");
+	s.pct_depth = o->params.pct_depth;
+	s.pct_steps = o->params.pct_steps;
+	s.sharded = o->shards != 0;
+	s.shard = o->shard;
+	s.shards = o->shards;
+	s.slice_first = st->lo;
+	s.slice_runs = st->len;
+	s.has_first = st->failures != 0 && st->nfailed != 0;
+	s.ff_run = st->first_run;
+	s.ff_step = st->first.verdict.step;
+	s.ff_kind = st->first.verdict.kind;
+	s.ff_message = st->first.verdict.msg;
+	s.ff_trace = st->first_path;
+	s.interrupted = interrupt_pending() != 0;
+	s.signal = s.interrupted ? interrupt_name(interrupt_pending()) : NULL;
+	s.has_model = 1;
+	s.protocol = variant_protocol_name(variant.protocol);
+	for (unsigned i = 0; i < variant_nr_knobs(); i++) {
+		enum pr_knob k = variant_knob_at(i);
 
-		memset(&s, 0, sizeof(s));
-		s.program = st->tg.name;
-		s.strategy = o->strategy;
-		s.seed = o->seed;
-		s.first_run = o->first_run;
-		s.runs = st->done;
-		s.failures = st->failures;
-		s.elapsed = elapsed;
-		s.timing = !o->no_timing;
-		s.keep_going = o->keep_going;
-		s.pct = !strcmp(o->strategy, "pct");
-		s.pct_depth = o->params.pct_depth;
-		s.pct_steps = o->params.pct_steps;
-		s.sharded = o->shards != 0;
-		s.shard = o->shard;
-		s.shards = o->shards;
-		s.slice_first = st->lo;
-		s.slice_runs = st->len;
-		s.has_first = st->failures != 0;
-		s.ff_run = st->first_run;
-		s.ff_step = st->first.verdict.step;
-		s.ff_kind = st->first.verdict.kind;
-		s.ff_message = st->first.verdict.msg;
-		s.ff_trace = st->first_path;
-		explore_coverage_text(st, cov, sizeof(cov));
-		s.coverage = cov;
-		s.coverage_kind = explore_coverage_kind(st);
-		if (explore_systematic(o->strategy)) {
-			struct pr_coverage c;
-
-			explore_coverage(st, &c);
-			s.systematic = 1;
-			s.executions = c.executions;
-			s.blocked = c.blocked;
-			s.complete = c.complete;
-			s.bound = c.bound;
-			s.bound_cut = c.bound_cut;
-			s.stopped = st->stopped;
-		}
-		explore_summary_print(stdout, &s);
-		return;
+		if ((variant.knobs & k) && off < sizeof(knobs))
+			off += (size_t)snprintf(knobs + off, sizeof(knobs) - off,
+						"%s%s", off ? "," : "",
+						variant_knob_name(k));
 	}
-	printf("%s: %llu runs, %llu failures (strategy %s, seed %llu",
-	       st->tg.name, (unsigned long long)st->done,
-	       (unsigned long long)st->failures, o->strategy,
-	       (unsigned long long)o->seed);
-	if (!strcmp(o->strategy, "pct"))
-		printf(", depth %d, k %llu", o->params.pct_depth,
-		       (unsigned long long)o->params.pct_steps);
-	if (o->shards)
-		printf(", shard %u/%u", o->shard, o->shards);
-	if (o->no_timing)
-		printf(")\n");
-	else
-		printf("), %.0f runs/s\n",
-		       elapsed > 0 ? st->done / elapsed : 0.0);
+	s.knobs = knobs;
+	s.radix_shift = variant.radix_map_shift;
+	s.max_steps = o->run.max_steps;
+	s.memory = "sc";	/* sequential consistency: the only model yet */
+	s.has_failed_list = 1;
+	s.nfailed = st->nfailed;
+	s.failed = st->failed;
+	if (st->tg.scn) {
+		s.has_outcomes = 1;
+		fill_outcomes(st->tg.scn, outcomes, &s.noutcomes);
+		s.outcomes = outcomes;
+		s.unclassified = st->tg.scn->unclassified;
+	}
+	/* What the exploration covered (coverage.c): one statement. */
 	explore_coverage_text(st, cov, sizeof(cov));
-	printf("coverage: %s\n", cov);
-	if (st->tg.scn)
-		print_outcomes(st->tg.scn);
+	s.coverage = cov;
+	s.coverage_kind = explore_coverage_kind(st);
+	if (explore_systematic(o->strategy)) {
+		struct pr_coverage c;
+
+		explore_coverage(st, &c);
+		s.systematic = 1;
+		s.executions = c.executions;
+		s.blocked = c.blocked;
+		s.complete = c.complete;
+		s.bound = c.bound;
+		s.bound_cut = c.bound_cut;
+		s.stopped = st->stopped;
+	}
+	if (o->json)
+		explore_summary_print(stdout, &s);
+	else
+		explore_summary_text(stdout, &s);
 }
 
 int cmd_explore(int argc, char **argv)
@@ -608,7 +424,7 @@ int cmd_explore(int argc, char **argv)
 	int rc;
 
 	memset(&st, 0, sizeof(st));
-	if (parse_opts(argc, argv, o))
+	if (explore_parse_opts(argc, argv, o))
 		return EXIT_BADINPUT;
 	if (target_resolve(argv[optind], &st.tg))
 		return EXIT_BADINPUT;
@@ -651,6 +467,9 @@ int cmd_explore(int argc, char **argv)
 		st.len = base + (o->shard < rem);
 	}
 	st.tty = !o->quiet && !o->json && isatty(STDERR_FILENO);
+	/* Temporaries of explorations killed while saving (SIGKILL). */
+	pr_outfile_clean_stale(o->trace_dir);
+	interrupt_catch();
 	st.t0 = now();
 	if (o->jobs > 1 && explore_systematic(o->strategy))
 		rc = explore_jobs_tree(&st);
@@ -664,5 +483,12 @@ int cmd_explore(int argc, char **argv)
 	print_summary(&st, elapsed);
 	st.strat->ops->destroy(st.strat);
 	target_release(&st.tg);
+	for (size_t i = 0; i < st.nfailed; i++) {
+		free(st.failed[i].message);
+		free(st.failed[i].trace);
+	}
+	free(st.failed);
+	if (interrupt_pending() && rc != EXIT_BADINPUT)
+		rc = 128 + interrupt_pending();
 	return rc;
 }

@@ -16,6 +16,13 @@
 #include "cli/cli.h"
 #include "runtime/run.h"
 
+/*
+ * Where explore saves failing traces unless told (--trace-dir): a folder
+ * of the current directory, named so that it is never the source tree's
+ * traces/, whose files are fixtures of the regression suite.
+ */
+#define EXPLORE_TRACE_DIR	"pagerace-traces"
+
 struct explore_opts {
 	const char *strategy;
 	struct pr_strategy_params params;
@@ -30,6 +37,21 @@ struct explore_opts {
 	unsigned set;		/* SET_*: given on the command line */
 };
 
+/* One failing run, as the summary lists it. */
+struct summary_failure {
+	uint64_t run, step;
+	char kind[32];
+	char *message, *trace;	/* owned by whoever filled the list */
+};
+
+/* What the command line set overrides a scenario's defaults. */
+enum { SET_STRATEGY = 1, SET_RUNS = 2, SET_SEED = 4, SET_DEPTH = 8,
+       SET_PCT_STEPS = 16, SET_MAX_STEPS = 32, SET_PROTOCOL = 64,
+       SET_KNOBS = 128, SET_SHIFT = 256, SET_BOUND = 512 };
+
+/* Parse explore's command line into @o; -1 (said on stderr) if bad. */
+int explore_parse_opts(int argc, char **argv, struct explore_opts *o);
+
 /* An exploration under way: its options, target, strategy and counts. */
 struct explore_state {
 	struct explore_opts o;
@@ -39,6 +61,8 @@ struct explore_state {
 	uint64_t done, failures, first_run;
 	struct pr_run_result first;
 	char first_path[4096];
+	struct summary_failure *failed;	/* every failure, in run order */
+	size_t nfailed;
 	int tty;
 	double t0, last_progress;
 	uint64_t blocked;	/* runs a systematic strategy abandoned */
@@ -95,12 +119,34 @@ int explore_loop(struct explore_state *st);
 /* coverage.c: what a systematic search covered (merged parts for --jobs). */
 void explore_coverage(const struct explore_state *st, struct pr_coverage *c);
 
-/* A summary, as `explore --json` prints it and `merge` reads it. */
+/*
+ * The version of the --json summary's layout.  1: the keys before this
+ * field existed (no "schema" key); 2: schema, interrupted, the model's
+ * settings, failed_runs and outcomes.  merge reads every version up to
+ * this one and refuses a newer one.
+ */
+#define EXPLORE_SCHEMA		2
+
+/* A row of a scenario's outcome table, as the summary shows it. */
+struct summary_outcome {
+	const char *cls;	/* acceptable, interesting, forbidden */
+	const char *desc;
+	uint64_t count;
+};
+
+/*
+ * A summary, as `explore` prints it (text, or one JSON object with
+ * --json) and `merge` reads and writes it.  Everything either printer
+ * says comes from here, so a new statement (a strategy's coverage, say)
+ * is a field here and a line in each printer of summary.c.
+ */
 struct explore_summary {
+	int schema;		/* of the JSON read (merge); printed: EXPLORE_SCHEMA */
 	const char *program, *strategy;
 	uint64_t seed, first_run, runs, failures;
+	uint64_t planned;	/* runs asked for; 0: a time budget */
 	double elapsed;
-	int timing;		/* print elapsed_s */
+	int timing;		/* print elapsed_s, runs/s */
 	int keep_going;
 	int pct;		/* print pct_depth, pct_steps */
 	int pct_depth;
@@ -110,13 +156,35 @@ struct explore_summary {
 	int has_first;
 	uint64_t ff_run, ff_step;
 	const char *ff_kind, *ff_message, *ff_trace;
+	/* schema 2 */
+	int interrupted;	/* stopped early by a signal */
+	const char *signal;	/* its name, "SIGINT" */
+	int has_model;		/* the model's settings below are known */
+	const char *protocol, *memory;
+	const char *knobs;	/* comma-separated; "" for none */
+	unsigned radix_shift;
+	uint64_t max_steps;
+	int has_failed_list;	/* failed_runs is known (schema 2) */
+	size_t nfailed;		/* every failure's record (-k: several) */
+	const struct summary_failure *failed;
+	int has_outcomes;	/* a scenario's outcome table */
+	size_t noutcomes;
+	const struct summary_outcome *outcomes;
+	uint64_t unclassified;
+	/* the coverage statement (main's systematic strategies) */
 	const char *coverage, *coverage_kind;	/* NULL: not known */
 	int systematic;		/* dfs, dpor: print what the search covered */
 	uint64_t executions, blocked;
 	int complete, bound, bound_cut, stopped;	/* STOP_* */
 };
 
-/* merge.c: one JSON object on one line. */
+/* summary.c: one JSON object on one line. */
 void explore_summary_print(FILE *f, const struct explore_summary *s);
+/* summary.c: the text summary: counts line, outcome table, interruption. */
+void explore_summary_text(FILE *f, const struct explore_summary *s);
+/* "1 failure", "2 failures": @n and @word, plural unless n is 1. */
+const char *plural(uint64_t n, const char *word, char *buf, size_t len);
+/* "193rd": the ordinal of @n. */
+const char *ordinal(uint64_t n, char *buf, size_t len);
 
 #endif /* PAGERACE_CLI_EXPLORE_H */

@@ -21,6 +21,7 @@
  */
 #include "config.h"
 #include "cli/explore.h"
+#include "cli/interrupt.h"
 #include "scenario/scenario.h"
 
 #include <errno.h>
@@ -169,7 +170,9 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 		struct chunk_hdr h;
 		uint64_t c, start, end;
 
-		if (atomic_load(&sh->quit))
+		/* A signal stops this worker after its current run (the
+		 * handler is inherited), and every worker via quit. */
+		if (atomic_load(&sh->quit) || interrupt_pending())
 			break;
 		if (o->time_budget > 0 && now() - st->t0 >= o->time_budget)
 			break;
@@ -191,7 +194,7 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 			before[nout] = scn->unclassified;
 		for (uint64_t r = start; r < end; r++) {
 			if ((!o->keep_going && r > atomic_load(&sh->stop_at)) ||
-			    atomic_load(&sh->quit))
+			    atomic_load(&sh->quit) || interrupt_pending())
 				break;
 			if (o->time_budget > 0 && ((r - start) & 63) == 63 &&
 			    now() - st->t0 >= o->time_budget)
@@ -413,7 +416,11 @@ int explore_jobs(struct explore_state *st)
 				pfd[np].events = POLLIN;
 				np++;
 			}
-		if (poll(pfd, np, -1) < 0) {
+		if (interrupt_pending())
+			atomic_store(&sh->quit, 1);
+		/* Woken by a message, or by the signal (EINTR); the timeout
+		 * covers a signal that came just before poll. */
+		if (poll(pfd, np, 200) < 0) {
 			if (errno == EINTR)
 				continue;
 			broken = 1;
@@ -495,7 +502,8 @@ int explore_jobs(struct explore_state *st)
 	}
 	/* Every claimed chunk must have been merged (or follow the stop). */
 	if (!broken && !stopped && (pending ||
-	    (o->time_budget <= 0 && st->done != st->len))) {
+	    (o->time_budget <= 0 && st->done != st->len &&
+	     !interrupt_pending()))) {
 		fprintf(stderr, "%s explore: error: workers lost runs (%llu of %llu merged)\n",
 			pr_argv0, (unsigned long long)st->done,
 			(unsigned long long)st->len);

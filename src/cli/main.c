@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "cli/cli.h"
+#include "cli/scnpath.h"
 #include "programs/programs.h"
 #include "scenario/scenario.h"
 
@@ -102,10 +103,18 @@ int target_resolve(const char *name, struct target *t)
 		snprintf(t->short_name, sizeof(t->short_name), "%s", name);
 		return 0;
 	}
-	if (!strchr(name, '/') && !strstr(name, ".scn") && access(name, F_OK)) {
-		fprintf(stderr, "%s: error: unknown program '%s' (see '%s list', or give a scenario file)\n",
-			pr_argv0, name, pr_argv0);
-		return -1;
+	/* A path, else a scenario of the search path (scnpath.h). */
+	if (scnpath_find(name, t->path, sizeof(t->path))) {
+		if (!strchr(name, '/')) {
+			char dirs[2048];
+
+			scnpath_describe(dirs, sizeof(dirs));
+			fprintf(stderr, "%s: error: unknown program or scenario '%s' (see '%s list'; scenarios are looked for in %s)\n",
+				pr_argv0, name, pr_argv0, dirs);
+			return -1;
+		}
+	} else {
+		name = t->name = t->path;
 	}
 	text = scenario_read_file(name, &len, &e);
 	if (!text) {

@@ -2,8 +2,14 @@
 /*
  * merge.c - `pagerace merge`: the JSON summaries of `explore --shard I/N
  * --json`, one per shard, combined into the summary one unsharded
- * exploration prints (runs, failures, first failure); and the printer of
- * that summary, which explore uses too.
+ * exploration prints (runs, failures, first failure, every failing run,
+ * outcome counts), printed by summary.c as explore prints its own.
+ *
+ * The summaries are parsed with jansson (duplicate keys refused); each
+ * schema version's keys are known (EXPLORE_SCHEMA in explore.h), so an
+ * unknown key is an error, and a version newer than this pagerace's is
+ * refused by name.  Numbers are read as jansson's json_int_t: a seed or
+ * count above 2^63-1 is refused as malformed.
  *
  * Shard I covers runs [first + R*I/N, first + R*(I+1)/N) of the R runs.
  * Taken in shard order, the shards' runs add up to the whole range; when
@@ -13,488 +19,304 @@
  */
 #include "config.h"
 #include "cli/explore.h"
+#include "scenario/scenario.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- printing ------------------------------------------------------------- */
-
-static void json_string(FILE *f, const char *s)
-{
-	putc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
-	putc('"', f);
-}
-
-void explore_summary_print(FILE *f, const struct explore_summary *s)
-{
-	fprintf(f, "{\"program\":");
-	json_string(f, s->program);
-	fprintf(f, ",\"strategy\":");
-	json_string(f, s->strategy);
-	fprintf(f, ",\"seed\":%llu,\"first_run\":%llu,\"runs\":%llu,\"failures\":%llu",
-		(unsigned long long)s->seed, (unsigned long long)s->first_run,
-		(unsigned long long)s->runs, (unsigned long long)s->failures);
-	if (s->timing)
-		fprintf(f, ",\"elapsed_s\":%.6f", s->elapsed);
-	fprintf(f, ",\"keep_going\":%s", s->keep_going ? "true" : "false");
-	if (s->sharded)
-		fprintf(f, ",\"shard\":%llu,\"shards\":%llu,\"slice_first\":%llu,\"slice_runs\":%llu",
-			(unsigned long long)s->shard,
-			(unsigned long long)s->shards,
-			(unsigned long long)s->slice_first,
-			(unsigned long long)s->slice_runs);
-	if (s->pct)
-		fprintf(f, ",\"pct_depth\":%d,\"pct_steps\":%llu", s->pct_depth,
-			(unsigned long long)s->pct_steps);
-	if (s->systematic)
-		fprintf(f, ",\"executions\":%llu,\"blocked\":%llu,\"complete\":%s,"
-			"\"bound\":%d,\"bound_cut\":%s,\"stopped\":%d",
-			(unsigned long long)s->executions,
-			(unsigned long long)s->blocked,
-			s->complete ? "true" : "false", s->bound,
-			s->bound_cut ? "true" : "false", s->stopped);
-	if (s->coverage) {
-		fprintf(f, ",\"coverage\":");
-		json_string(f, s->coverage_kind);
-		fprintf(f, ",\"coverage_statement\":");
-		json_string(f, s->coverage);
-	}
-	if (s->has_first) {
-		fprintf(f, ",\"first_failure\":{\"run\":%llu,\"kind\":",
-			(unsigned long long)s->ff_run);
-		json_string(f, s->ff_kind);
-		fprintf(f, ",\"step\":%llu,\"message\":",
-			(unsigned long long)s->ff_step);
-		json_string(f, s->ff_message);
-		fprintf(f, ",\"trace\":");
-		json_string(f, s->ff_trace);
-		fprintf(f, "}");
-	}
-	fprintf(f, "}\n");
-}
-
 /* ---- reading -------------------------------------------------------------- */
 
-/* One summary as read, with the fields that were present. */
+/* One summary as read (its strings point into @root). */
 struct shard_in {
 	const char *file;
+	json_t *root;
 	struct explore_summary s;
-	unsigned have;			/* HAVE_* */
-	char *strings[5];		/* program, strategy, kind, message, trace */
+	char knobs[512];
+	struct summary_failure *failed;
+	struct summary_outcome outcomes[SCN_MAX_OUTCOMES];
 };
 
-enum { HAVE_PROGRAM = 1, HAVE_STRATEGY = 2, HAVE_SEED = 4, HAVE_FIRST_RUN = 8,
-       HAVE_RUNS = 16, HAVE_FAILURES = 32, HAVE_KEEP_GOING = 64,
-       HAVE_SHARD = 128, HAVE_SHARDS = 256, HAVE_SLICE_FIRST = 512,
-       HAVE_SLICE_RUNS = 1024, HAVE_ELAPSED = 2048 };
-#define HAVE_NEEDED	2047
-
-struct parser {
-	const char *p, *file;
-	char err[256];
+/* The keys of each schema version; anything else is refused. */
+static const char *const keys_v1[] = {
+	"program", "strategy", "seed", "first_run", "runs", "failures",
+	"elapsed_s", "keep_going", "shard", "shards", "slice_first",
+	"slice_runs", "pct_depth", "pct_steps", "first_failure",
+	/* a dfs or dpor search's, and every exploration's coverage */
+	"executions", "blocked", "complete", "bound", "bound_cut", "stopped",
+	"coverage", "coverage_statement", NULL
+};
+static const char *const keys_v2[] = {
+	"schema", "interrupted", "signal", "protocol", "knobs", "radix_shift",
+	"max_steps", "memory", "failed_runs", "outcomes", "unclassified", NULL
 };
 
-static void skip_ws(struct parser *ps)
+static int known_key(const char *key, int schema)
 {
-	while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' ||
-	       *ps->p == '\r')
-		ps->p++;
+	for (int i = 0; keys_v1[i]; i++)
+		if (!strcmp(key, keys_v1[i]))
+			return 1;
+	for (int i = 0; schema >= 2 && keys_v2[i]; i++)
+		if (!strcmp(key, keys_v2[i]))
+			return 1;
+	return 0;
 }
 
-static int perr(struct parser *ps, const char *what)
+static int bad(const struct shard_in *in, const char *what, const char *key)
 {
-	if (!ps->err[0])
-		snprintf(ps->err, sizeof(ps->err), "%s", what);
+	fprintf(stderr, "%s merge: error: %s: not an explore --json summary: %s%s%s\n",
+		pr_argv0, in->file, what, key ? " " : "", key ? key : "");
 	return -1;
 }
 
-static int expect(struct parser *ps, char c)
+/* @key of @o as a whole number; -1 if present and not one, 0 if absent
+ * (@have unchanged) or read (@have set). */
+static int get_u64(struct shard_in *in, json_t *o, const char *key,
+		   uint64_t *v, int *have)
 {
-	skip_ws(ps);
-	if (*ps->p != c) {
-		char m[64];
+	json_t *j = json_object_get(o, key);
 
-		snprintf(m, sizeof(m), "expected '%c'", c);
-		return perr(ps, m);
-	}
-	ps->p++;
-	return 0;
-}
-
-static void put_utf8(char **o, unsigned u)
-{
-	if (u < 0x80) {
-		*(*o)++ = (char)u;
-	} else if (u < 0x800) {
-		*(*o)++ = (char)(0xc0 | (u >> 6));
-		*(*o)++ = (char)(0x80 | (u & 0x3f));
-	} else {
-		*(*o)++ = (char)(0xe0 | (u >> 12));
-		*(*o)++ = (char)(0x80 | ((u >> 6) & 0x3f));
-		*(*o)++ = (char)(0x80 | (u & 0x3f));
-	}
-}
-
-/* A JSON string, unescaped into a new allocation. */
-static char *parse_string(struct parser *ps)
-{
-	const char *q;
-	char *out, *o;
-
-	if (expect(ps, '"'))
-		return NULL;
-	for (q = ps->p; *q && *q != '"'; q++)
-		if (*q == '\\' && q[1])
-			q++;
-	if (*q != '"') {
-		perr(ps, "unterminated string");
-		return NULL;
-	}
-	out = o = malloc((size_t)(q - ps->p) * 3 + 1);
-	if (!out) {
-		perr(ps, "out of memory");
-		return NULL;
-	}
-	while (ps->p < q) {
-		char c = *ps->p++;
-		unsigned u = 0;
-
-		if (c != '\\') {
-			*o++ = c;
-			continue;
-		}
-		c = *ps->p++;
-		switch (c) {
-		case 'n': *o++ = '\n'; break;
-		case 't': *o++ = '\t'; break;
-		case 'r': *o++ = '\r'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'u':
-			for (int i = 0; i < 4; i++, ps->p++) {
-				if (!isxdigit((unsigned char)*ps->p)) {
-					free(out);
-					perr(ps, "bad \\u escape");
-					return NULL;
-				}
-				u = u * 16 + (unsigned)(isdigit((unsigned char)*ps->p)
-					? *ps->p - '0'
-					: (tolower((unsigned char)*ps->p) - 'a' + 10));
-			}
-			if (u == 0) {
-				free(out);
-				perr(ps, "\\u0000 in a string");
-				return NULL;
-			}
-			put_utf8(&o, u);
-			break;
-		default:
-			*o++ = c;	/* \" \\ \/ */
-		}
-	}
-	*o = '\0';
-	ps->p = q + 1;
-	return out;
-}
-
-/* A whole unsigned number, or a decimal (@d set) for elapsed_s. */
-static int parse_number(struct parser *ps, uint64_t *u, double *d)
-{
-	char tok[64];
-	size_t n = 0;
-
-	skip_ws(ps);
-	while (n < sizeof(tok) - 1 && (isdigit((unsigned char)*ps->p) ||
-	       *ps->p == '.' || *ps->p == '-' || *ps->p == '+' ||
-	       *ps->p == 'e' || *ps->p == 'E'))
-		tok[n++] = *ps->p++;
-	tok[n] = '\0';
-	if (d) {
-		char *end;
-
-		errno = 0;
-		*d = strtod(tok, &end);
-		if (!n || errno || *end)
-			return perr(ps, "bad number");
+	if (!j)
 		return 0;
-	}
-	if (parse_u64(tok, u))
-		return perr(ps, "expected a whole number");
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return bad(in, "expected a whole number for", key);
+	*v = (uint64_t)json_integer_value(j);
+	if (have)
+		*have = 1;
 	return 0;
 }
 
-static int parse_bool(struct parser *ps, int *b)
+static int get_str(struct shard_in *in, json_t *o, const char *key,
+		   const char **v)
 {
-	skip_ws(ps);
-	if (!strncmp(ps->p, "true", 4)) {
-		*b = 1;
-		ps->p += 4;
-	} else if (!strncmp(ps->p, "false", 5)) {
-		*b = 0;
-		ps->p += 5;
-	} else {
-		return perr(ps, "expected true or false");
-	}
+	json_t *j = json_object_get(o, key);
+
+	if (!j)
+		return 0;
+	if (!json_is_string(j))
+		return bad(in, "expected a string for", key);
+	*v = json_string_value(j);
 	return 0;
 }
 
-static int parse_first_failure(struct parser *ps, struct shard_in *in)
+static int get_bool(struct shard_in *in, json_t *o, const char *key, int *v)
 {
-	unsigned got = 0;
+	json_t *j = json_object_get(o, key);
 
-	if (expect(ps, '{'))
-		return -1;
-	for (;;) {
-		char *key;
-		int rc = 0;
-
-		skip_ws(ps);
-		if (*ps->p == '}' && !got)
-			break;
-		key = parse_string(ps);
-		if (!key || expect(ps, ':')) {
-			free(key);
-			return -1;
-		}
-		if (!strcmp(key, "run")) {
-			rc = parse_number(ps, &in->s.ff_run, NULL);
-			got |= 1;
-		} else if (!strcmp(key, "step")) {
-			rc = parse_number(ps, &in->s.ff_step, NULL);
-			got |= 2;
-		} else if (!strcmp(key, "kind") || !strcmp(key, "message") ||
-			   !strcmp(key, "trace")) {
-			int i = key[0] == 'k' ? 2 : key[0] == 'm' ? 3 : 4;
-
-			free(in->strings[i]);
-			in->strings[i] = parse_string(ps);
-			rc = in->strings[i] ? 0 : -1;
-			got |= 4u << (i - 2);
-		} else {
-			rc = perr(ps, "unknown key in first_failure");
-		}
-		free(key);
-		if (rc)
-			return -1;
-		skip_ws(ps);
-		if (*ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		break;
-	}
-	if (expect(ps, '}'))
-		return -1;
-	if (got != 31)
-		return perr(ps, "first_failure lacks run, kind, step, message or trace");
-	in->s.has_first = 1;
+	if (!j)
+		return 0;
+	if (!json_is_boolean(j))
+		return bad(in, "expected true or false for", key);
+	*v = json_is_true(j);
 	return 0;
 }
 
-static int parse_summary(struct parser *ps, struct shard_in *in)
+/* {"run","kind","step","message","trace"}: all five, nothing else. */
+static int get_failure(struct shard_in *in, json_t *o,
+		       struct summary_failure *f)
 {
-	static const struct { const char *key; unsigned have; } nums[] = {
-		{ "seed", HAVE_SEED }, { "first_run", HAVE_FIRST_RUN },
-		{ "runs", HAVE_RUNS }, { "failures", HAVE_FAILURES },
-		{ "shard", HAVE_SHARD }, { "shards", HAVE_SHARDS },
-		{ "slice_first", HAVE_SLICE_FIRST },
-		{ "slice_runs", HAVE_SLICE_RUNS },
-	};
-	uint64_t *numv[] = { &in->s.seed, &in->s.first_run, &in->s.runs,
-			     &in->s.failures, &in->s.shard, &in->s.shards,
-			     &in->s.slice_first, &in->s.slice_runs };
+	const char *kind = NULL, *msg = NULL, *trace = NULL;
+	int hr = 0, hs = 0;
 
-	if (expect(ps, '{'))
-		return -1;
-	for (;;) {
-		char *key = parse_string(ps);
-		int rc = 0, known = 0;
-
-		if (!key || expect(ps, ':')) {
-			free(key);
-			return -1;
-		}
-		for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
-			if (!strcmp(key, nums[i].key)) {
-				rc = parse_number(ps, numv[i], NULL);
-				in->have |= nums[i].have;
-				known = 1;
-			}
-		if (known) {
-			/* done */
-		} else if (!strcmp(key, "program") || !strcmp(key, "strategy")) {
-			int i = key[0] == 'p' ? 0 : 1;
-
-			free(in->strings[i]);
-			in->strings[i] = parse_string(ps);
-			rc = in->strings[i] ? 0 : -1;
-			in->have |= i ? HAVE_STRATEGY : HAVE_PROGRAM;
-		} else if (!strcmp(key, "elapsed_s")) {
-			rc = parse_number(ps, NULL, &in->s.elapsed);
-			in->have |= HAVE_ELAPSED;
-		} else if (!strcmp(key, "keep_going")) {
-			rc = parse_bool(ps, &in->s.keep_going);
-			in->have |= HAVE_KEEP_GOING;
-		} else if (!strcmp(key, "pct_depth")) {
-			uint64_t v;
-
-			rc = parse_number(ps, &v, NULL);
-			if (!rc && v > 16)
-				rc = perr(ps, "pct_depth out of range");
-			in->s.pct_depth = (int)v;
-			in->s.pct = 1;
-		} else if (!strcmp(key, "pct_steps")) {
-			rc = parse_number(ps, &in->s.pct_steps, NULL);
-			in->s.pct = 1;
-		} else if (!strcmp(key, "first_failure")) {
-			rc = parse_first_failure(ps, in);
-		} else if (!strcmp(key, "executions") ||
-			   !strcmp(key, "blocked")) {
-			rc = parse_number(ps, key[0] == 'e' ? &in->s.executions
-							  : &in->s.blocked, NULL);
-			in->s.systematic = 1;
-		} else if (!strcmp(key, "complete") ||
-			   !strcmp(key, "bound_cut")) {
-			rc = parse_bool(ps, key[0] == 'c' ? &in->s.complete
-							  : &in->s.bound_cut);
-		} else if (!strcmp(key, "bound") || !strcmp(key, "stopped")) {
-			uint64_t v;
-			int neg = 0;
-
-			skip_ws(ps);
-			if (*ps->p == '-') {	/* bound -1: none */
-				neg = 1;
-				ps->p++;
-			}
-			rc = parse_number(ps, &v, NULL);
-			if (!rc && v > 1000)
-				rc = perr(ps, "bound or stopped out of range");
-			if (key[0] == 'b')
-				in->s.bound = neg ? -(int)v : (int)v;
-			else
-				in->s.stopped = (int)v;
-		} else if (!strcmp(key, "coverage") ||
-			   !strcmp(key, "coverage_statement")) {
-			/* Recomputed for the whole: a shard's says less. */
-			char *s = parse_string(ps);
-
-			rc = s ? 0 : -1;
-			free(s);
-		} else {
-			char m[96];
-
-			snprintf(m, sizeof(m), "unknown key \"%.60s\"", key);
-			rc = perr(ps, m);
-		}
-		free(key);
-		if (rc)
-			return -1;
-		skip_ws(ps);
-		if (*ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		break;
-	}
-	if (expect(ps, '}'))
-		return -1;
-	skip_ws(ps);
-	if (*ps->p)
-		return perr(ps, "text after the summary");
+	if (!json_is_object(o) || json_object_size(o) != 5 ||
+	    get_u64(in, o, "run", &f->run, &hr) ||
+	    get_u64(in, o, "step", &f->step, &hs) ||
+	    get_str(in, o, "kind", &kind) || get_str(in, o, "message", &msg) ||
+	    get_str(in, o, "trace", &trace) ||
+	    !hr || !hs || !kind || !msg || !trace)
+		return bad(in, "a failure needs run, kind, step, message and trace", NULL);
+	snprintf(f->kind, sizeof(f->kind), "%s", kind);
+	f->message = (char *)msg;	/* borrowed from the JSON */
+	f->trace = (char *)trace;
 	return 0;
 }
 
-static char *read_file(const char *path)
+/* Schema 2's additions. */
+static int load_v2(struct shard_in *in, json_t *root)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL;
-	size_t n = 0, cap = 0, r;
+	struct explore_summary *s = &in->s;
+	json_t *j, *x;
+	size_t i, off = 0;
+	uint64_t v = 0;
+	int have = 0;
 
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap) {
-			char *t;
-
-			cap = cap ? cap * 2 : 8192;
-			t = realloc(text, cap);
-			if (!t) {
-				free(text);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			text = t;
+	if (get_bool(in, root, "interrupted", &s->interrupted) ||
+	    get_str(in, root, "signal", &s->signal) ||
+	    get_str(in, root, "protocol", &s->protocol) ||
+	    get_str(in, root, "memory", &s->memory) ||
+	    get_u64(in, root, "radix_shift", &v, &have) ||
+	    get_u64(in, root, "max_steps", &s->max_steps, NULL) ||
+	    get_u64(in, root, "unclassified", &s->unclassified, NULL))
+		return -1;
+	s->radix_shift = (unsigned)v;
+	s->has_model = s->protocol && s->memory && have;
+	if ((j = json_object_get(root, "knobs"))) {
+		if (!json_is_array(j))
+			return bad(in, "expected an array for", "knobs");
+		json_array_foreach(j, i, x) {
+			if (!json_is_string(x))
+				return bad(in, "expected knob names in", "knobs");
+			off += (size_t)snprintf(in->knobs + off,
+					sizeof(in->knobs) - off, "%s%s",
+					i ? "," : "", json_string_value(x));
+			if (off >= sizeof(in->knobs))
+				return bad(in, "too many", "knobs");
 		}
-		r = fread(text + n, 1, 4096, f);
-		n += r;
-	} while (r > 0);
-	if (ferror(f) || memchr(text, '\0', n)) {
-		free(text);
-		fclose(f);
-		errno = EINVAL;
-		return NULL;
 	}
-	fclose(f);
-	text[n] = '\0';
-	return text;
+	s->knobs = in->knobs;
+	if ((j = json_object_get(root, "failed_runs"))) {
+		if (!json_is_array(j))
+			return bad(in, "expected an array for", "failed_runs");
+		in->failed = calloc(json_array_size(j) + 1, sizeof(*in->failed));
+		if (!in->failed)
+			return bad(in, "out of memory", NULL);
+		json_array_foreach(j, i, x)
+			if (get_failure(in, x, &in->failed[i]))
+				return -1;
+		s->has_failed_list = 1;
+		s->nfailed = json_array_size(j);
+		s->failed = in->failed;
+	}
+	if ((j = json_object_get(root, "outcomes"))) {
+		if (!json_is_array(j) || json_array_size(j) > SCN_MAX_OUTCOMES)
+			return bad(in, "expected an array of outcomes for", "outcomes");
+		json_array_foreach(j, i, x) {
+			struct summary_outcome *o = &in->outcomes[i];
+			int hc = 0;
+
+			if (!json_is_object(x) || json_object_size(x) != 3 ||
+			    get_str(in, x, "class", &o->cls) ||
+			    get_str(in, x, "description", &o->desc) ||
+			    get_u64(in, x, "count", &o->count, &hc) ||
+			    !o->cls || !o->desc || !hc)
+				return bad(in, "an outcome needs class, count and description", NULL);
+		}
+		s->has_outcomes = 1;
+		s->noutcomes = json_array_size(j);
+		s->outcomes = in->outcomes;
+	}
+	return 0;
 }
 
 static int load(const char *path, struct shard_in *in)
 {
-	struct parser ps;
-	char *text = read_file(path);
+	static const char *const need[] = {
+		"program", "strategy", "seed", "first_run", "runs", "failures",
+		"keep_going", "shard", "shards", "slice_first", "slice_runs"
+	};
+	struct explore_summary *s = &in->s;
+	json_error_t jerr;
+	json_t *root, *j;
+	const char *key;
+	uint64_t v = 0;
+	int have = 0;
 
 	memset(in, 0, sizeof(*in));
 	in->file = path;
-	if (!text) {
-		fprintf(stderr, "%s merge: error: cannot read %s: %s\n",
-			pr_argv0, path, strerror(errno));
+	root = in->root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		if (jerr.line < 1)	/* not a syntax error: open or read */
+			fprintf(stderr, "%s merge: error: %s\n", pr_argv0,
+				jerr.text);
+		else
+			fprintf(stderr, "%s:%d:%d: error: not an explore --json summary: %s\n",
+				path, jerr.line, jerr.column, jerr.text);
 		return -1;
 	}
-	memset(&ps, 0, sizeof(ps));
-	ps.p = text;
-	ps.file = path;
-	if (parse_summary(&ps, in)) {
-		fprintf(stderr, "%s merge: error: %s: not an explore --json summary: %s (at byte %ld)\n",
-			pr_argv0, path, ps.err, (long)(ps.p - text));
-		free(text);
-		return -1;
+	if (!json_is_object(root))
+		return bad(in, "expected an object", NULL);
+	/* No "schema": the first layout (before it had a version). */
+	s->schema = 1;
+	if ((j = json_object_get(root, "schema"))) {
+		if (!json_is_integer(j) || json_integer_value(j) < 2)
+			return bad(in, "expected a version from 2 for", "schema");
+		if (json_integer_value(j) > EXPLORE_SCHEMA) {
+			fprintf(stderr, "%s merge: error: %s: summary schema %lld is newer than this pagerace reads (1 to %d); merge it with the pagerace that wrote it\n",
+				pr_argv0, path, (long long)json_integer_value(j),
+				EXPLORE_SCHEMA);
+			return -1;
+		}
+		s->schema = (int)json_integer_value(j);
 	}
-	free(text);
-	if ((in->have & HAVE_NEEDED) != HAVE_NEEDED) {
-		fprintf(stderr, "%s merge: error: %s: not a summary of 'explore --shard I/N --json' (no %s)\n",
-			pr_argv0, path,
-			!(in->have & HAVE_SHARD) ? "shard" :
-			!(in->have & HAVE_KEEP_GOING) ? "keep_going" : "required keys");
+	json_object_foreach(root, key, j)
+		if (!known_key(key, s->schema))
+			return bad(in, "unknown key", key);
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!json_object_get(root, need[i])) {
+			fprintf(stderr, "%s merge: error: %s: not a summary of 'explore --shard I/N --json' (no %s)\n",
+				pr_argv0, path, need[i]);
+			return -1;
+		}
+	if (get_str(in, root, "program", &s->program) ||
+	    get_str(in, root, "strategy", &s->strategy) ||
+	    get_u64(in, root, "seed", &s->seed, NULL) ||
+	    get_u64(in, root, "first_run", &s->first_run, NULL) ||
+	    get_u64(in, root, "runs", &s->runs, NULL) ||
+	    get_u64(in, root, "failures", &s->failures, NULL) ||
+	    get_u64(in, root, "shard", &s->shard, NULL) ||
+	    get_u64(in, root, "shards", &s->shards, NULL) ||
+	    get_u64(in, root, "slice_first", &s->slice_first, NULL) ||
+	    get_u64(in, root, "slice_runs", &s->slice_runs, NULL) ||
+	    get_bool(in, root, "keep_going", &s->keep_going) ||
+	    get_u64(in, root, "pct_depth", &v, &s->pct) ||
+	    get_u64(in, root, "pct_steps", &s->pct_steps, &have))
 		return -1;
+	if (v > 16)
+		return bad(in, "out of range:", "pct_depth");
+	s->pct_depth = (int)v;
+	s->pct |= have;
+	if ((j = json_object_get(root, "elapsed_s"))) {
+		if (!json_is_number(j))
+			return bad(in, "expected a number for", "elapsed_s");
+		s->elapsed = json_number_value(j);
+		s->timing = 1;
 	}
-	if (in->s.shards == 0 || in->s.shard >= in->s.shards ||
-	    in->s.runs > in->s.slice_runs || in->s.failures > in->s.runs ||
-	    !in->s.failures != !in->s.has_first) {
+	if ((j = json_object_get(root, "first_failure"))) {
+		struct summary_failure ff;
+
+		if (get_failure(in, j, &ff))
+			return -1;
+		s->has_first = 1;
+		s->ff_run = ff.run;
+		s->ff_step = ff.step;
+		s->ff_message = ff.message;
+		s->ff_trace = ff.trace;
+		/* the kind from the JSON, not the static copy */
+		s->ff_kind = json_string_value(json_object_get(j, "kind"));
+	}
+	if (json_object_get(root, "executions")) {
+		json_t *b = json_object_get(root, "bound");
+		json_t *st = json_object_get(root, "stopped");
+
+		s->systematic = 1;
+		if (get_u64(in, root, "executions", &s->executions, NULL) ||
+		    get_u64(in, root, "blocked", &s->blocked, NULL) ||
+		    get_bool(in, root, "complete", &s->complete) ||
+		    get_bool(in, root, "bound_cut", &s->bound_cut))
+			return -1;
+		/* bound -1: none */
+		if (b && (!json_is_integer(b) || json_integer_value(b) < -1 ||
+			  json_integer_value(b) > 1000))
+			return bad(in, "bound out of range:", "bound");
+		if (st && (!json_is_integer(st) || json_integer_value(st) < 0 ||
+			   json_integer_value(st) > 1000))
+			return bad(in, "stopped out of range:", "stopped");
+		s->bound = b ? (int)json_integer_value(b) : 0;
+		s->stopped = st ? (int)json_integer_value(st) : 0;
+	}
+	/* coverage and coverage_statement: recomputed for the whole. */
+	if (s->schema >= 2 && load_v2(in, root))
+		return -1;
+	if (s->shards == 0 || s->shard >= s->shards ||
+	    s->runs > s->slice_runs || s->failures > s->runs ||
+	    !s->failures != !s->has_first ||
+	    (s->has_failed_list && s->nfailed != s->failures)) {
 		fprintf(stderr, "%s merge: error: %s: inconsistent summary\n",
 			pr_argv0, path);
 		return -1;
 	}
-	in->s.program = in->strings[0];
-	in->s.strategy = in->strings[1];
-	in->s.ff_kind = in->strings[2];
-	in->s.ff_message = in->strings[3];
-	in->s.ff_trace = in->strings[4];
 	return 0;
 }
 
@@ -505,13 +327,16 @@ static void merge_usage(FILE *f)
 "\n"
 "Combine the --json summaries of 'explore --shard I/N' (every I from 0 to\n"
 "N-1, in any order) into the summary one unsharded exploration prints:\n"
-"the runs, the failures, the first failure.  elapsed_s is the sum of the\n"
-"shards' times.  See doc/parallel.md.\n"
+"the runs, the failures, the first failure, every failing run and the\n"
+"outcome counts.  elapsed_s is the sum of the shards' times.  Reads every\n"
+"summary schema up to this pagerace's (%d); refuses a newer one and an\n"
+"interrupted shard.  See doc/parallel.md.\n"
 "\n"
 "      --no-timing   leave elapsed_s out\n"
 "  -h, --help        this text\n"
 "\n"
-"Exit status: 0 no failure, 1 failure found, 2 bad input.\n", pr_argv0);
+"Exit status: 0 no failure, 1 failure found, 2 bad input.\n", pr_argv0,
+		EXPLORE_SCHEMA);
 }
 
 /* Do @a and @b describe shards of the same exploration? */
@@ -533,7 +358,43 @@ static const char *mismatch(const struct explore_summary *a,
 	if (a->pct != b->pct || a->pct_depth != b->pct_depth ||
 	    a->pct_steps != b->pct_steps)
 		return "pct_depth/pct_steps";
+	if (a->has_model && b->has_model &&
+	    (strcmp(a->protocol, b->protocol) || strcmp(a->knobs, b->knobs) ||
+	     strcmp(a->memory, b->memory) || a->radix_shift != b->radix_shift ||
+	     a->max_steps != b->max_steps))
+		return "protocol/knobs/memory/radix_shift/max_steps";
+	if (a->has_outcomes && b->has_outcomes) {
+		if (a->noutcomes != b->noutcomes)
+			return "outcomes";
+		for (size_t i = 0; i < a->noutcomes; i++)
+			if (strcmp(a->outcomes[i].cls, b->outcomes[i].cls) ||
+			    strcmp(a->outcomes[i].desc, b->outcomes[i].desc))
+				return "outcomes";
+	}
 	return NULL;
+}
+
+/*
+ * Add shard @s's runs to @m, its failures to @failed (m->failed, room for
+ * every shard's); the first failure in shard order is kept.
+ */
+static void add_shard(struct explore_summary *m, const struct explore_summary *s,
+		      struct summary_failure *failed)
+{
+	m->runs += s->runs;
+	m->failures += s->failures;
+	m->elapsed += s->elapsed;
+	m->unclassified += s->unclassified;
+	for (size_t k = 0; m->has_failed_list && k < s->nfailed; k++)
+		failed[m->nfailed++] = s->failed[k];
+	if (s->has_first && !m->has_first) {
+		m->has_first = 1;
+		m->ff_run = s->ff_run;
+		m->ff_step = s->ff_step;
+		m->ff_kind = s->ff_kind;
+		m->ff_message = s->ff_message;
+		m->ff_trace = s->ff_trace;
+	}
 }
 
 /*
@@ -542,7 +403,8 @@ static const char *mismatch(const struct explore_summary *a,
  * every part is, and its executions are the parts' sum.  Failures are
  * listed by shard; the first reported is shard order's first.
  */
-static int merge_tree(struct shard_in **by, uint64_t n, int timing)
+static int merge_tree(struct shard_in **by, uint64_t n, int timing,
+		      struct summary_failure *failed)
 {
 	struct explore_summary m = by[0]->s;
 	struct pr_coverage c;
@@ -556,27 +418,27 @@ static int merge_tree(struct shard_in **by, uint64_t n, int timing)
 	m.has_first = 0;
 	m.stopped = 0;
 	m.bound_cut = 0;
+	m.nfailed = 0;
+	m.failed = failed;
+	m.unclassified = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		m.has_model &= by[i]->s.has_model;
+		m.has_failed_list &= by[i]->s.has_failed_list;
+		m.has_outcomes &= by[i]->s.has_outcomes;
+	}
 	for (uint64_t i = 0; i < n; i++) {
 		const struct explore_summary *s = &by[i]->s;
 
-		m.runs += s->runs;
-		m.failures += s->failures;
-		m.elapsed += s->elapsed;
+		add_shard(&m, s, failed);
 		c.executions += s->executions;
 		c.blocked += s->blocked;
 		c.complete &= s->complete;
 		c.bound_cut |= s->bound_cut;
 		if (!s->complete && !m.stopped)
 			m.stopped = s->stopped;
-		if (s->has_first && !m.has_first) {
-			m.has_first = 1;
-			m.ff_run = s->ff_run;
-			m.ff_step = s->ff_step;
-			m.ff_kind = s->ff_kind;
-			m.ff_message = s->ff_message;
-			m.ff_trace = s->ff_trace;
-		}
 	}
+	/* The outcome counts of the parts, summed (same table: mismatch()). */
+	m.has_outcomes = 0;	/* a tree's parts: counts left out for now */
 	c.shard = c.shards = (unsigned)n;	/* all of them */
 	m.executions = c.executions;
 	m.blocked = c.blocked;
@@ -601,6 +463,9 @@ int cmd_merge(int argc, char **argv)
 	};
 	struct shard_in *in = NULL, **by = NULL;
 	struct explore_summary m;
+	struct summary_failure *failed = NULL;
+	struct summary_outcome outcomes[SCN_MAX_OUTCOMES];
+	size_t nfailed = 0;
 	char cov[256];
 	int c, nin, timing = 1, rc = EXIT_BADINPUT;
 	uint64_t total = 0, n;
@@ -635,8 +500,19 @@ int cmd_merge(int argc, char **argv)
 
 		if (load(argv[optind + i], &in[i]))
 			goto out;
-		if (!(in[i].have & HAVE_ELAPSED))
+		if (!in[i].s.timing)
 			timing = 0;
+		if (in[i].s.interrupted) {
+			fprintf(stderr, "%s merge: error: %s: shard %llu/%llu was interrupted%s%s after %llu of its %llu runs; run it again\n",
+				pr_argv0, in[i].file,
+				(unsigned long long)in[i].s.shard,
+				(unsigned long long)in[i].s.shards,
+				in[i].s.signal ? " by " : "",
+				in[i].s.signal ? in[i].s.signal : "",
+				(unsigned long long)in[i].s.runs,
+				(unsigned long long)in[i].s.slice_runs);
+			goto out;
+		}
 		if (i && (what = mismatch(&in[0].s, &in[i].s))) {
 			fprintf(stderr, "%s merge: error: %s and %s are not shards of one exploration (%s differs)\n",
 				pr_argv0, in[0].file, in[i].file, what);
@@ -650,7 +526,10 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	by = calloc((size_t)n, sizeof(*by));
-	if (!by)
+	for (int i = 0; i < nin; i++)
+		nfailed += in[i].s.nfailed;
+	failed = calloc(nfailed + 1, sizeof(*failed));
+	if (!by || !failed)
 		goto out;
 	if (explore_systematic(in[0].s.strategy)) {
 		for (int i = 0; i < nin; i++) {
@@ -663,7 +542,7 @@ int cmd_merge(int argc, char **argv)
 			}
 			by[in[i].s.shard] = &in[i];
 		}
-		rc = merge_tree(by, n, timing);
+		rc = merge_tree(by, n, timing, failed);
 		goto out;
 	}
 	for (int i = 0; i < nin; i++) {
@@ -706,20 +585,26 @@ int cmd_merge(int argc, char **argv)
 	m.runs = m.failures = 0;
 	m.elapsed = 0;
 	m.has_first = 0;
+	m.unclassified = 0;
+	m.nfailed = 0;
+	/* What every shard says (schema 2) is merged; else left out. */
+	for (int i = 0; i < nin; i++) {
+		m.has_model &= in[i].s.has_model;
+		m.has_failed_list &= in[i].s.has_failed_list;
+		m.has_outcomes &= in[i].s.has_outcomes;
+	}
+	m.failed = failed;
+	if (m.has_outcomes)
+		memcpy(outcomes, in[0].s.outcomes, m.noutcomes * sizeof(*outcomes));
+	for (size_t k = 0; k < m.noutcomes; k++)
+		outcomes[k].count = 0;
+	m.outcomes = outcomes;
 	for (uint64_t i = 0; i < n; i++) {
 		const struct explore_summary *s = &by[i]->s;
 
-		m.runs += s->runs;
-		m.failures += s->failures;
-		m.elapsed += s->elapsed;
-		if (s->has_first && !m.has_first) {
-			m.has_first = 1;
-			m.ff_run = s->ff_run;
-			m.ff_step = s->ff_step;
-			m.ff_kind = s->ff_kind;
-			m.ff_message = s->ff_message;
-			m.ff_trace = s->ff_trace;
-		}
+		add_shard(&m, s, failed);
+		for (size_t k = 0; m.has_outcomes && k < m.noutcomes; k++)
+			outcomes[k].count += s->outcomes[k].count;
 		/* A single process would have stopped here. */
 		if (s->failures && !m.keep_going)
 			break;
@@ -731,9 +616,11 @@ int cmd_merge(int argc, char **argv)
 	explore_summary_print(stdout, &m);
 	rc = m.failures ? EXIT_FOUND : EXIT_NOFAIL;
 out:
-	for (int i = 0; i < nin; i++)
-		for (int j = 0; j < 5; j++)
-			free(in[i].strings[j]);
+	for (int i = 0; in && i < nin; i++) {
+		free(in[i].failed);
+		json_decref(in[i].root);
+	}
+	free(failed);
 	free(in);
 	free(by);
 	return rc;

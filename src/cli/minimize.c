@@ -5,10 +5,13 @@
  * check that the result replays exactly, and write it as a new trace.
  */
 #include "cli/cli.h"
+#include "cli/explore.h"
 #include "report/minimize.h"
 #include "trace/trace.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +27,16 @@ static void minimize_usage(FILE *f)
 "decisions).  Writes a new trace that replays exactly and prints the\n"
 "counts before and after.\n"
 "\n"
-"  -o, --output FILE   the new trace (default: TRACE with .trace replaced\n"
-"                      by .min.trace)\n"
+"  -o, --output FILE   the new trace (default: " EXPLORE_TRACE_DIR "/NAME.min.trace\n"
+"                      for TRACE NAME.trace, in the current directory)\n"
 "      --max-runs N    candidate runs to try at most (default 20000)\n"
 "  -q, --quiet         print nothing but errors\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 1 the failure was reproduced and the minimised trace\n"
-"written, 2 bad input (including a trace of a run that passed).\n",
+"written (as replay exits 1 when it reproduces a failure: the trace\n"
+"written is of a failing run), 2 bad input (including a trace of a run\n"
+"that passed) or the output cannot be written.\n",
 		pr_argv0);
 }
 
@@ -43,17 +48,31 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/*
+ * EXPLORE_TRACE_DIR/NAME.min.trace for TRACE .../NAME.trace: beside the
+ * traces explore saves, never beside the input (which may be a fixture
+ * of the source tree's traces/).  Creates the folder.
+ */
 static char *default_output(const char *in)
 {
-	size_t n = strlen(in);
-	char *out = malloc(n + 16);
+	const char *b = strrchr(in, '/');
+	size_t n;
+	char *out;
 
+	b = b ? b + 1 : in;
+	n = strlen(b);
+	if (n > 6 && !strcmp(b + n - 6, ".trace"))
+		n -= 6;
+	out = malloc(sizeof(EXPLORE_TRACE_DIR) + n + 16);
 	if (!out)
 		return NULL;
-	if (n > 6 && !strcmp(in + n - 6, ".trace"))
-		n -= 6;
-	memcpy(out, in, n);
-	strcpy(out + n, ".min.trace");
+	if (mkdir(EXPLORE_TRACE_DIR, 0777) && errno != EEXIST) {
+		fprintf(stderr, "%s minimize: error: %s: cannot create the trace folder: %s\n",
+			pr_argv0, EXPLORE_TRACE_DIR, strerror(errno));
+		free(out);
+		return NULL;
+	}
+	sprintf(out, "%s/%.*s.min.trace", EXPLORE_TRACE_DIR, (int)n, b);
 	return out;
 }
 
@@ -131,7 +150,9 @@ int cmd_minimize(int argc, char **argv)
 	}
 	out = out_arg ? strdup(out_arg) : default_output(argv[optind]);
 	if (!out) {
-		fprintf(stderr, "%s minimize: error: out of memory\n", pr_argv0);
+		if (out_arg)
+			fprintf(stderr, "%s minimize: error: out of memory\n",
+				pr_argv0);
 		goto out;
 	}
 	if (pr_minimize(tg.prog, &ro, t.seed, t.run, &t.sched, &t.result.verdict,
@@ -161,7 +182,7 @@ int cmd_minimize(int argc, char **argv)
 		goto out;
 	}
 	if (pr_trace_write(out, &t, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s minimize: error: %s\n", pr_argv0, err);
 		goto out;
 	}
 	if (!quiet) {

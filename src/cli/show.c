@@ -8,6 +8,7 @@
 #include "report/events.h"
 #include "report/report.h"
 #include "trace/trace.h"
+#include "util/outfile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -29,8 +30,9 @@ static void show_usage(FILE *f)
 "\n"
 "  -f, --format FMT   text (default), chrome (Trace Event JSON for Perfetto\n"
 "                     or chrome://tracing) or html (an SVG swimlane page)\n"
-"  -o, --output FILE  write to FILE (whole, via a temporary and rename)\n"
-"                     instead of standard output\n"
+"  -o, --output FILE  write to FILE instead of standard output: a regular\n"
+"                     file whole (a temporary renamed over it), through a\n"
+"                     symlink to its target, into a device or FIFO as is\n"
 "  -h, --help         this text\n"
 "\n"
 "Exit status: 0 the run passed, 1 it failed (as recorded), 2 bad trace or\n"
@@ -60,30 +62,18 @@ static void render(FILE *f, enum format fmt, struct pr_report *r)
 	}
 }
 
-/* @path gets the whole output or nothing: temporary file, then rename. */
-static int write_whole(const char *path, enum format fmt, struct pr_report *r)
-{
-	char tmp[4096];
-	FILE *f;
-	int bad;
+struct render_arg {
+	enum format fmt;
+	struct pr_report *r;
+};
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
-			     (long)getpid()) >= sizeof(tmp)) {
-		fprintf(stderr, "%s: error: path too long\n", path);
-		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "%s: error: cannot create: %s\n", tmp,
-			strerror(errno));
-		return -1;
-	}
-	render(f, fmt, r);
-	bad = ferror(f) | fflush(f) | fsync(fileno(f));
-	if (fclose(f) || bad || rename(tmp, path)) {
-		fprintf(stderr, "%s: error: cannot write: %s\n", path,
-			strerror(errno));
-		unlink(tmp);
+static int fill_report(FILE *f, void *arg, char *msg, size_t msglen)
+{
+	struct render_arg *a = arg;
+
+	render(f, a->fmt, a->r);
+	if (ferror(f)) {
+		snprintf(msg, msglen, "cannot write: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -161,8 +151,13 @@ int cmd_show(int argc, char **argv)
 	}
 	rc = res.failed ? EXIT_FOUND : EXIT_NOFAIL;
 	if (out) {
-		if (write_whole(out, fmt, &r))
+		struct render_arg a = { fmt, &r };
+		char err[1024];
+
+		if (pr_outfile_write(out, fill_report, &a, err, sizeof(err))) {
+			fprintf(stderr, "%s show: error: %s\n", pr_argv0, err);
 			rc = EXIT_BADINPUT;
+		}
 	} else {
 		render(stdout, fmt, &r);
 		if (fflush(stdout)) {

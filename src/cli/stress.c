@@ -35,27 +35,35 @@ static void stress_usage(FILE *f)
 "pagerace-tsan this is the classic ThreadSanitizer run.  Nothing is\n"
 "recorded: use explore to get a replayable trace.\n"
 "\n"
-"  -d, --duration SECONDS  run iterations for this long (default 1)\n"
-"  -n, --count N           run exactly N iterations instead\n"
-"  -j, --jitter USEC       random delay of 0..USEC microseconds at yield\n"
+"  -t, --time SECONDS      run iterations for this long (default 1; also\n"
+"                          --duration)\n"
+"  -n, --runs N            run exactly N iterations instead (also --count)\n"
+"      --jitter USEC       random delay of 0..USEC microseconds at yield\n"
 "                          points (default 0: none)\n"
-"  -s, --seed N            seed of the jitter and interrupt timing (1)\n"
-"  -t, --timeout MS        an iteration still waiting after MS milliseconds\n"
+"      --seed N            seed of the jitter and interrupt timing (1)\n"
+"      --timeout MS        an iteration still waiting after MS milliseconds\n"
 "                          is a livelock or deadlock (default 2000)\n"
 "  -p, --protocol P        page-cache protocol: locked, v2, merged\n"
 "  -K, --knob NAME         knob (repeatable, 'none': no knobs)\n"
 "  -h, --help              this text\n"
 "\n"
+"Short options mean what they mean to explore (-t a time budget, -n a\n"
+"count, -p, -K); the others are long only.\n"
+"\n"
 "Exit status: 0 every iteration acceptable, 1 a forbidden outcome or a\n"
 "verdict was seen, 2 bad input.\n", pr_argv0);
 }
 
+enum { OPT_JITTER = 256, OPT_SEED, OPT_TIMEOUT };
+
 static const struct option long_opts[] = {
-	{ "duration", required_argument, NULL, 'd' },
+	{ "time", required_argument, NULL, 't' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "runs", required_argument, NULL, 'n' },
 	{ "count", required_argument, NULL, 'n' },
-	{ "jitter", required_argument, NULL, 'j' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "timeout", required_argument, NULL, 't' },
+	{ "jitter", required_argument, NULL, OPT_JITTER },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "knob", required_argument, NULL, 'K' },
 	{ "help", no_argument, NULL, 'h' },
@@ -128,9 +136,9 @@ int cmd_stress(int argc, char **argv)
 	static const char *const cls[] = { "ACCEPTABLE", "INTERESTING", "FORBIDDEN" };
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:n:j:s:t:p:K:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:n:p:K:h", long_opts, NULL)) != -1) {
 		switch (c) {
-		case 'd':
+		case 't':
 			if (parse_u64(optarg, &duration) || !duration || duration > 86400)
 				return bad("--duration", optarg);
 			break;
@@ -138,16 +146,16 @@ int cmd_stress(int argc, char **argv)
 			if (parse_u64(optarg, &count) || !count)
 				return bad("--count", optarg);
 			break;
-		case 'j':
+		case OPT_JITTER:
 			if (parse_u64(optarg, &v) || v > 1000000)
 				return bad("--jitter", optarg);
 			so.jitter_us = (unsigned int)v;
 			break;
-		case 's':
+		case OPT_SEED:
 			if (parse_u64(optarg, &so.seed))
 				return bad("--seed", optarg);
 			break;
-		case 't':
+		case OPT_TIMEOUT:
 			if (parse_u64(optarg, &v) || !v || v > 3600000)
 				return bad("--timeout", optarg);
 			so.timeout_ms = (unsigned int)v;

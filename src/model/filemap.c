@@ -18,6 +18,7 @@
 #include "kernel/irq.h"
 #include "kernel/preempt.h"
 #include "kernel/rcu.h"
+#include "model/filemap_2627.h"
 #include "model/mapping.h"
 #include "model/variant.h"
 
@@ -59,8 +60,11 @@ void tree_write_unlock(struct address_space *mapping)
 int add_to_page_cache(struct page *page, struct address_space *mapping,
 		      unsigned long offset, unsigned int gfp_mask)
 {
-	int error = radix_tree_preload(gfp_mask);
+	int error;
 
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return add_to_page_cache_2627(page, mapping, offset, gfp_mask);
+	error = radix_tree_preload(gfp_mask);
 	if (error)
 		return error;
 	if (!locked_proto() && !knob(KNOB_ADD_AFTER_INSERT)) {
@@ -192,56 +196,12 @@ out_failed:
  *
  * The caller is inside rcu_read_lock and holds no lock: the page may be
  * freed, reused or removed under it.  Returns the page with a reference,
- * or NULL if it could not be pinned where *@pagep points.  Under
- * PROTO_MERGED this is 2.6.27's get_page_unless_zero plus its caller's
- * recheck, retried by find_get_page.
+ * or NULL if it could not be pinned where *@pagep points.  PROTO_MERGED
+ * has 2.6.27's instead (filemap_2627.c).
  */
 struct page *page_cache_get_speculative(struct page **pagep)
 {
 	return get_speculative_v2(pagep);
-}
-
-/*
- * 2.6.27 mm/filemap.c, find_get_page's body: deref the slot, pin the page
- * unless its count is frozen at zero, and check it did not move.
- */
-static struct page *find_get_page_merged(struct address_space *mapping,
-					 unsigned long offset)
-{
-	struct page **pagep;
-	struct page *page;
-
-repeat:
-	page = NULL;
-	pagep = (struct page **)radix_tree_lookup_slot(&mapping->page_tree,
-						       offset);
-	if (pagep) {
-		page = LOAD_DEP(*pagep);	/* lockless, racy by design */
-		/*
-		 * 2.6.27 retries on an empty slot; there lookup_slot then
-		 * returns NULL, but seed 005's returns the empty leaf slot
-		 * itself, so the retry is the answer "not present".
-		 */
-		if (!page)
-			return NULL;
-		/*
-		 * Both retries wait for a remover that froze the count or
-		 * moved the page: model them as the wait loops they are,
-		 * so a retrier never starves the remover it waits for.
-		 */
-		if (!get_page_unless_zero(page)) {
-			cpu_relax_on(page);
-			goto repeat;
-		}
-		/* Has the page moved? */
-		if (page != READ_ONCE(*pagep)) {
-			put_page(page);
-			cpu_relax_on(page);
-			goto repeat;
-		}
-		shadow_lookup_found(page);
-	}
-	return page;
 }
 
 /**
@@ -256,6 +216,8 @@ struct page *find_get_page(struct address_space *mapping, unsigned long offset)
 	struct page **pagep;
 	struct page *page = NULL;
 
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return find_get_page_2627(mapping, offset);
 	shadow_lookup_begin(mapping, offset, "find_get_page");
 	if (locked_proto()) {
 		/* 2.6.13 */
@@ -268,14 +230,10 @@ struct page *find_get_page(struct address_space *mapping, unsigned long offset)
 		read_unlock_irq(&mapping->tree_rwlock);
 	} else {
 		rcu_read_lock();
-		if (variant.protocol == PROTO_MERGED) {
-			page = find_get_page_merged(mapping, offset);
-		} else {
-			pagep = (struct page **)radix_tree_lookup_slot(
-						&mapping->page_tree, offset);
-			if (pagep)
-				page = page_cache_get_speculative(pagep);
-		}
+		pagep = (struct page **)radix_tree_lookup_slot(
+					&mapping->page_tree, offset);
+		if (pagep)
+			page = page_cache_get_speculative(pagep);
 		rcu_read_unlock();
 	}
 	shadow_lookup_end();
@@ -336,6 +294,8 @@ struct page *find_lock_page(struct address_space *mapping, unsigned long offset)
 {
 	struct page *page;
 
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return find_lock_page_2627(mapping, offset);
 	if (locked_proto()) {
 		/* 2.6.13 */
 		read_lock_irq(&mapping->tree_rwlock);
@@ -397,8 +357,8 @@ unsigned find_get_pages(struct address_space *mapping, unsigned long start,
 {
 	unsigned int i, ret;
 
-	if (variant.protocol == PROTO_MERGED)
-		return find_get_pages_nonatomic(mapping, start, nr_pages, pages);
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return find_get_pages_2627(mapping, start, nr_pages, pages);
 	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages");
 	if (locked_proto())
 		read_lock_irq(&mapping->tree_rwlock);
@@ -468,6 +428,8 @@ unsigned find_get_pages_nonatomic(struct address_space *mapping,
 	struct page **slots[nr_pages ? nr_pages : 1];
 	unsigned int i, ret, ret2 = 0;
 
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return find_get_pages_2627(mapping, start, nr_pages, pages);
 	if (locked_proto())
 		return find_get_pages(mapping, start, nr_pages, pages);
 	/* A slot pointer does not tell its index: check the mapping only. */
@@ -479,18 +441,7 @@ unsigned find_get_pages_nonatomic(struct address_space *mapping,
 	for (i = 0; i < ret; i++) {
 		struct page *page;
 
-		if (variant.protocol == PROTO_MERGED) {
-			page = LOAD_DEP(*slots[i]);	/* lockless */
-			if (!page || !get_page_unless_zero(page))
-				continue;
-			if (page != LOAD(*slots[i])) {
-				put_page(page);
-				continue;
-			}
-			shadow_lookup_found(page);
-		} else {
-			page = page_cache_get_speculative(slots[i]);
-		}
+		page = page_cache_get_speculative(slots[i]);
 		if (page)
 			pages[ret2++] = page;
 	}

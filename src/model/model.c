@@ -172,29 +172,13 @@ static void check_entry(struct address_space *m, unsigned long index,
 
 static unsigned long nodes_seen;
 
-/* Walk a tree without yield points: every (index, page) it holds. */
-static unsigned long walk(struct address_space *m,
-			  const struct radix_tree_node *node,
-			  unsigned int height, unsigned long base)
+/* radix_tree_peek_each's callback: one (index, page) of a tree. */
+static unsigned long walked_now;
+
+static void walk_entry(void *arg, unsigned long index, void *item)
 {
-	unsigned int shift = radix_tree_map_shift();
-	unsigned long n = 0;
-
-	nodes_seen++;
-	for (unsigned int i = 0; i < (1u << shift); i++) {
-		void *p = node->slots[i];
-		unsigned long index = base | ((unsigned long)i << (shift * (height - 1)));
-
-		if (!p)
-			continue;
-		if (height == 1) {
-			check_entry(m, index, p);
-			n++;
-		} else {
-			n += walk(m, p, height - 1, index);
-		}
-	}
-	return n;
+	check_entry(arg, index, item);
+	walked_now++;
 }
 
 static void check_mapping(struct address_space *m)
@@ -202,12 +186,9 @@ static void check_mapping(struct address_space *m)
 	unsigned long entries = 0, walked = 0;
 
 	radix_tree_check(&m->page_tree, &entries, 0);
-	if (m->page_tree.rnode) {
-		if (m->page_tree.height == 0)
-			walked = 0;
-		else
-			walked = walk(m, m->page_tree.rnode, m->page_tree.height, 0);
-	}
+	walked_now = 0;
+	nodes_seen += radix_tree_peek_each(&m->page_tree, walk_entry, m);
+	walked = walked_now;
 	if (walked != entries)
 		pr_fail("invariant", m, "%s: walked %lu entries, radix_tree_check counted %lu",
 			model_mapping_name(m), walked, entries);

@@ -31,6 +31,8 @@
 #include <string.h>
 
 #include "model/radix_tree.h"
+#include "model/radix_tree_2627.h"
+#include "model/radix_tree_internal.h"
 #include "model/variant.h"
 #include "runtime/context.h"
 #include "kernel/kernel.h"
@@ -120,7 +122,8 @@ static inline unsigned int rt_reader_height(unsigned int height,
 	return height;
 }
 
-static struct kmem_cache *radix_tree_node_cachep;
+/* Shared with the 2.6.27 tree (radix_tree_internal.h). */
+struct kmem_cache *radix_tree_node_cachep;
 
 /* 2.6.13 lib/radix-tree.c: __maxindex, without the shift overflow */
 static unsigned long __maxindex(unsigned int height)
@@ -348,6 +351,8 @@ out:
 int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 		      void *item)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_insert(root, index, item);
 	struct radix_tree_node *node = NULL, *tmp;
 	rt_slot_t *slot;
 	unsigned int height, shift;
@@ -447,6 +452,8 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 void *radix_tree_tag_set(struct radix_tree_root *root, unsigned long index,
 			 int tag)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_tag_set(root, index, tag);
 	unsigned int height, shift;
 	rt_slot_t *slot;
 
@@ -489,6 +496,8 @@ void *radix_tree_tag_set(struct radix_tree_root *root, unsigned long index,
 void *radix_tree_tag_clear(struct radix_tree_root *root, unsigned long index,
 			   int tag)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_tag_clear(root, index, tag);
 	struct radix_tree_path path[RADIX_TREE_MAX_PATH], *pathp = path;
 	unsigned int height, shift;
 	void *ret = NULL;
@@ -544,6 +553,8 @@ out:
 int radix_tree_tag_get(struct radix_tree_root *root, unsigned long index,
 		       int tag)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_tag_get(root, index, tag);
 	unsigned int height, shift;
 	rt_slot_t *slot;
 
@@ -647,6 +658,9 @@ unsigned int radix_tree_gang_lookup_tag(struct radix_tree_root *root,
 					unsigned long first_index,
 					unsigned int max_items, int tag)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_gang_lookup_tag(root, results, first_index,
+					    max_items, tag);
 	unsigned int root_height = LOAD(root->height);
 	const unsigned long max_index = radix_tree_maxindex(root_height);
 	unsigned long cur_index = first_index;
@@ -683,6 +697,8 @@ unsigned int radix_tree_gang_lookup_tag(struct radix_tree_root *root,
  */
 void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_delete(root, index);
 	struct radix_tree_path path[RADIX_TREE_MAX_PATH], *pathp = path;
 	struct radix_tree_path *orig_pathp;
 	unsigned int height, shift;
@@ -797,8 +813,7 @@ void radix_tree_set_lock_check(int (*held)(const struct radix_tree_root *))
 	rt_lock_held = held;
 }
 
-static void rt_check_reader(const struct radix_tree_root *root,
-			    const char *func)
+void rt_check_reader(const struct radix_tree_root *root, const char *func)
 {
 	if (pr_self() < 0 || rcu_read_lock_held() ||
 	    (rt_lock_held && rt_lock_held(root)))
@@ -913,6 +928,8 @@ static inline rt_slot_t *__lookup_slot(struct radix_tree_root *root,
  */
 void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_lookup_slot(root, index);
 	rt_check_reader(root, __func__);
 	return (void **)__lookup_slot(root, index);
 }
@@ -927,6 +944,8 @@ void **radix_tree_lookup_slot(struct radix_tree_root *root, unsigned long index)
  */
 void *radix_tree_lookup(struct radix_tree_root *root, unsigned long index)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_lookup(root, index);
 	rt_slot_t *slot;
 
 	rt_check_reader(root, __func__);
@@ -1035,6 +1054,8 @@ unsigned int radix_tree_gang_lookup(struct radix_tree_root *root,
 				    void **results, unsigned long first_index,
 				    unsigned int max_items)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_gang_lookup(root, results, first_index, max_items);
 	unsigned int root_height = READ_ONCE(root->height);
 	const unsigned long max_index = radix_tree_maxindex(root_height);
 	unsigned long cur_index = first_index;
@@ -1080,6 +1101,9 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
 					 unsigned long first_index,
 					 unsigned int max_items)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_gang_lookup_slot(root, results, first_index,
+					     max_items);
 	unsigned int root_height = READ_ONCE(root->height);
 	const unsigned long max_index = radix_tree_maxindex(root_height);
 	unsigned long cur_index = first_index;
@@ -1116,6 +1140,8 @@ unsigned int radix_tree_gang_lookup_slot(struct radix_tree_root *root,
  */
 int radix_tree_tagged(struct radix_tree_root *root, int tag)
 {
+	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
+		return rt27_tagged(root, tag);
 	int idx;
 	struct radix_tree_node *n;
 

@@ -3,6 +3,9 @@
  * radix_tree.h - the page cache's radix tree: Linux 2.6.13-rc6
  * lib/radix-tree.c as "lockless pagecache 2" patches 4/7 (seed 005,
  * radix_tree_lookup_slot) and 5/7 (seed 006, lockless read side) leave it.
+ * Under PROTO_MERGED every function below runs 2.6.27's tree instead
+ * (radix_tree_2627.h: a direct item at height 0, the indirect bit on
+ * root->rnode, radix_tree_deref_slot and RADIX_TREE_RETRY).
  *
  * Concurrency contract (as in the seeds):
  *  - writers (insert, delete, tag_set, tag_clear, gang_lookup_tag,
@@ -155,5 +158,16 @@ int radix_tree_check(const struct radix_tree_root *root,
 int radix_tree_check_msg(const struct radix_tree_root *root,
 			 unsigned long *nr_entries, unsigned int flags,
 			 char *msg, size_t len, const void **bad);
+
+/*
+ * End-of-run reads without yield points, for either representation (the
+ * 2.6.13 tree, or 2.6.27's under PROTO_MERGED): the entry at @index, and
+ * every entry in index order (returns the number of nodes).  The tree must
+ * not be changing; check it first if it may be broken.
+ */
+void *radix_tree_peek(const struct radix_tree_root *root, unsigned long index);
+unsigned long radix_tree_peek_each(const struct radix_tree_root *root,
+				   void (*fn)(void *arg, unsigned long index,
+					      void *item), void *arg);
 
 #endif /* PAGERACE_MODEL_RADIX_TREE_H */

@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "model/radix_tree.h"
+#include "model/radix_tree_2627.h"
+#include "model/radix_tree_internal.h"
 #include "runtime/context.h"
 #include "kernel/kasan.h"
 
@@ -16,6 +18,7 @@ struct rt_check {
 	const struct radix_tree_root *root;
 	unsigned int shift;
 	unsigned int flags;
+	int is_2627;		/* the 2.6.27 representation (PROTO_MERGED) */
 	unsigned long nr;
 	char *msg;
 	size_t len;
@@ -50,6 +53,8 @@ static void *const *rt_find_slot(const struct rt_check *c, unsigned long index)
 		return NULL;
 	while (height > 0) {
 		n = *slot;
+		if (c->is_2627 && slot == (void *const *)&root->rnode)
+			n = radix_tree_indirect_to_ptr((void *)n);
 		if (n == NULL)
 			return NULL;
 		slot = &n->slots[(index >> shift) & ((1UL << c->shift) - 1)];
@@ -109,6 +114,10 @@ static int rt_check_node(struct rt_check *c, const struct radix_tree_node *n,
 		if (!p)
 			continue;
 		count++;
+		if (c->is_2627 && radix_tree_is_indirect_ptr(p))
+			return rt_violation(c, n, "slot %lu holds %p with the "
+					    "indirect bit below the root "
+					    "(height %u)", i, p, height);
 		if (height == 1) {
 			void *const *s = rt_find_slot(c, index);
 
@@ -144,6 +153,60 @@ static int rt_check_node(struct rt_check *c, const struct radix_tree_node *n,
 	return 0;
 }
 
+/* 2.6.27 root tag bit @tag (in gfp_mask above RT27_GFP_BITS_SHIFT). */
+static int rt27_root_tag(const struct radix_tree_root *root, int tag)
+{
+	return (root->gfp_mask >> (tag + RT27_GFP_BITS_SHIFT)) & 1;
+}
+
+/*
+ * The 2.6.27 representation: an empty tree has no root tags (and height
+ * 0 unless -ENOMEM interrupted an insert after extend); at height 0
+ * root->rnode is the item at index 0 itself, without the indirect bit;
+ * above, it is the top node with the indirect bit, whose height is the
+ * root's, and each root tag bit is set iff the top node carries that tag.
+ * Below the root no pointer has the indirect bit (rt_check_node).
+ */
+static int rt27_check_root(struct rt_check *c, unsigned int max_height)
+{
+	const struct radix_tree_root *root = c->root;
+	const struct radix_tree_node *top;
+	int tag;
+
+	if (!root->rnode) {
+		for (tag = 0; tag < RADIX_TREE_TAGS; tag++)
+			if (rt27_root_tag(root, tag))
+				return rt_violation(c, root, "empty tree with "
+						    "root tag %d set", tag);
+		if (root->height && (c->flags & RADIX_CHECK_STRICT))
+			return rt_violation(c, root, "empty tree with root "
+					    "height %u", root->height);
+		return 0;
+	}
+	if (root->height == 0) {
+		if (radix_tree_is_indirect_ptr(root->rnode))
+			return rt_violation(c, root, "height 0 but root->rnode "
+					    "has the indirect bit");
+		c->nr = 1;
+		return 0;
+	}
+	if (root->height > max_height)
+		return rt_violation(c, root, "root height %u out of range "
+				    "1..%u", root->height, max_height);
+	if (!radix_tree_is_indirect_ptr(root->rnode))
+		return rt_violation(c, root, "root height %u but root->rnode "
+				    "lacks the indirect bit", root->height);
+	top = radix_tree_indirect_to_ptr(root->rnode);
+	for (tag = 0; tag < RADIX_TREE_TAGS; tag++)
+		if (rt27_root_tag(root, tag) != (top->tags[tag][0] != 0))
+			return rt_violation(c, top, "root tag %d is %d but the "
+					    "top node %s that tag", tag,
+					    rt27_root_tag(root, tag),
+					    top->tags[tag][0] ? "carries" :
+					    "does not carry");
+	return rt_check_node(c, top, root->height, 0);
+}
+
 /**
  * radix_tree_check_msg - check the tree's invariants, report by value
  * @root:	the tree (not being modified)
@@ -170,7 +233,10 @@ int radix_tree_check_msg(const struct radix_tree_root *root,
 		max_height = 1;
 	if (msg && len)
 		msg[0] = '\0';
-	if (!root->rnode) {
+	c.is_2627 = rt_is_2627();
+	if (c.is_2627) {
+		ret = rt27_check_root(&c, max_height);
+	} else if (!root->rnode) {
 		if (root->height && (flags & RADIX_CHECK_STRICT))
 			ret = rt_violation(&c, root, "empty tree with root "
 					   "height %u", root->height);
@@ -206,4 +272,107 @@ int radix_tree_check(const struct radix_tree_root *root,
 				 &bad))
 		pr_fail("invariant", bad, "radix tree: %s", msg);
 	return 0;
+}
+
+/*
+ * The top of either representation: the node and height to walk, or
+ * (*@direct) the item at index 0 of a height-0 2.6.27 tree.
+ */
+static const struct radix_tree_node *
+rt_peek_top(const struct radix_tree_root *root, unsigned int *height,
+	    void **direct)
+{
+	void *top = root->rnode;
+
+	*direct = NULL;
+	*height = root->height;
+	if (!top)
+		return NULL;
+	if (rt_is_2627()) {
+		if (!radix_tree_is_indirect_ptr(top)) {
+			*direct = top;
+			return NULL;
+		}
+		return radix_tree_indirect_to_ptr(top);
+	}
+	return *height ? top : NULL;
+}
+
+/**
+ * radix_tree_peek - the entry at @index, read without yield points
+ * @root: the tree, not being modified (end of run, a unit test)
+ * @index: index key
+ *
+ * For either representation (the run's protocol chooses).  Does not check
+ * the tree: call radix_tree_check_msg first if it may be broken.
+ */
+void *radix_tree_peek(const struct radix_tree_root *root, unsigned long index)
+{
+	unsigned int shift = radix_tree_map_shift();
+	unsigned int height;
+	void *direct;
+	const struct radix_tree_node *node = rt_peek_top(root, &height,
+							 &direct);
+
+	if (direct)
+		return index == 0 ? direct : NULL;
+	if (!node || height == 0 || index > radix_tree_maxindex_of(height))
+		return NULL;
+	while (height > 1) {
+		node = node->slots[(index >> (shift * (height - 1))) &
+				   ((1UL << shift) - 1)];
+		if (!node)
+			return NULL;
+		height--;
+	}
+	return node->slots[index & ((1UL << shift) - 1)];
+}
+
+static unsigned long rt_peek_node(const struct radix_tree_node *node,
+				  unsigned int height, unsigned long base,
+				  void (*fn)(void *arg, unsigned long index,
+					     void *item), void *arg)
+{
+	unsigned int shift = radix_tree_map_shift();
+	unsigned long nodes = 1;
+
+	for (unsigned int i = 0; i < (1u << shift); i++) {
+		void *p = node->slots[i];
+		unsigned long index = base |
+			((unsigned long)i << (shift * (height - 1)));
+
+		if (!p)
+			continue;
+		if (height == 1)
+			fn(arg, index, p);
+		else
+			nodes += rt_peek_node(p, height - 1, index, fn, arg);
+	}
+	return nodes;
+}
+
+/**
+ * radix_tree_peek_each - call @fn for every entry, without yield points
+ * @root: the tree, not being modified; already checked
+ * @fn: called with (@arg, index, item) in index order
+ * @arg: passed to @fn
+ *
+ * Returns the number of nodes in the tree.
+ */
+unsigned long radix_tree_peek_each(const struct radix_tree_root *root,
+				   void (*fn)(void *arg, unsigned long index,
+					      void *item), void *arg)
+{
+	unsigned int height;
+	void *direct;
+	const struct radix_tree_node *node = rt_peek_top(root, &height,
+							 &direct);
+
+	if (direct) {
+		fn(arg, 0, direct);
+		return 0;
+	}
+	if (!node)
+		return 0;
+	return rt_peek_node(node, height, 0, fn, arg);
 }

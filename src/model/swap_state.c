@@ -10,6 +10,7 @@
  */
 #include "check/shadow.h"
 #include "kernel/kernel.h"
+#include "model/filemap_2627.h"
 #include "model/mapping.h"
 #include "model/variant.h"
 
@@ -30,8 +31,11 @@ static void __delete_from_swap_cache(struct page *page)
  */
 int add_to_swap_cache(struct page *page, unsigned long entry)
 {
-	int error = radix_tree_preload(0);
+	int error;
 
+	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
+		return add_to_swap_cache_2627(page, entry);
+	error = radix_tree_preload(0);
 	if (error)
 		return error;
 	if (variant.protocol != PROTO_LOCKED) {
@@ -74,7 +78,9 @@ int add_to_swap_cache(struct page *page, unsigned long entry)
  *
  * seed 004 (patch 3/7), mm/swapfile.c: the count (us + swap cache == 2)
  * is rechecked under tree_lock with PG_freeing set around it, as in
- * shrink_list.  Returns 1 if the page left the swap cache.
+ * shrink_list.  2.6.27 mm/swapfile.c (PROTO_MERGED) has the same plain
+ * recheck without PG_freeing (no page_freeze_refs here).  Returns 1 if
+ * the page left the swap cache.
  */
 int remove_exclusive_swap_page(struct page *page)
 {
@@ -95,17 +101,17 @@ int remove_exclusive_swap_page(struct page *page)
 	if (freeing)
 		SetPageFreeing(page);
 	tree_write_lock(&swapper_space);
-	if (variant.protocol == PROTO_MERGED) {
-		if (page_freeze_refs(page, 2)) {
-			__delete_from_swap_cache(page);
-			shadow_reclaim(page, "remove_exclusive_swap_page");
-			page_unfreeze_refs(page, 2);
-			SetPageDirty(page);
-			retval = 1;
-		}
-	} else if (page_count(page) == 2 && !PageWriteback(page)) {
+	if (page_count(page) == 2 && !PageWriteback(page)) {
 		__delete_from_swap_cache(page);
-		shadow_reclaim(page, "remove_exclusive_swap_page");
+		/*
+		 * 2.6.27 (merged) keeps this plain recheck, without PG_freeing
+		 * or a frozen count: a lookup_swap_cache that pinned the page
+		 * meanwhile keeps a page that stays allocated (our reference)
+		 * and finds !PageSwapCache once it locks it, so that is no
+		 * reclaim of a held page there.
+		 */
+		if (variant.protocol != PROTO_MERGED)
+			shadow_reclaim(page, "remove_exclusive_swap_page");
 		SetPageDirty(page);
 		retval = 1;
 	}

@@ -29,6 +29,8 @@ static const struct {
 	{ KNOB_RELEASE_NO_RECHECK, "release-no-recheck" },
 	{ KNOB_GANG_EMPTY_EXIT, "gang-empty-exit" },
 	{ KNOB_INSERT_RELEASE, "insert-release" },
+	{ KNOB_SHRINK_STALE_SLOT, "shrink-stale-slot" },
+	{ KNOB_DEREF_SLOT_PLAIN, "deref-slot-plain" },
 };
 
 #define NKNOBS (sizeof(knob_names) / sizeof(knob_names[0]))

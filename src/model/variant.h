@@ -41,6 +41,14 @@ enum pr_knob {
 	 * only, never a schedule; on for PROTO_MERGED.
 	 */
 	KNOB_INSERT_RELEASE	= 1 << 10,
+
+	/*
+	 * The 2.6.27 tree (PROTO_MERGED only; no effect on the 2.6.13 tree):
+	 * each plants back 2.6.27's text where a later kernel fixed its
+	 * lockless path (doc/variants.md, "The 2.6.27 tree").
+	 */
+	KNOB_SHRINK_STALE_SLOT	= 1 << 11, /* shrink leaves the item in slot 0 */
+	KNOB_DEREF_SLOT_PLAIN	= 1 << 12, /* find_get_pages retries a stale page */
 };
 
 struct pr_variant {

@@ -11,22 +11,9 @@
  * interrupt deliveries and the failure are instant ("i") events.
  */
 #include "report/report.h"
+#include "util/json.h"
 
 #include <string.h>
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
 
 static void sep(FILE *f, int *first)
 {
@@ -42,19 +29,19 @@ static void step_event(FILE *f, const struct pr_report *r, size_t i,
 	sep(f, first);
 	fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"dur\":1,\"name\":",
 		e->ctx + 1, (unsigned long long)e->step);
-	json_str(f, e->label);
+	pr_json_string(f, e->label);
 	fprintf(f, ",\"cat\":\"%s\",\"args\":{\"step\":%llu,\"object\":",
 		r->important[i] == 2 ? "failing" :
 		r->important[i] ? "conflict" : "step",
 		(unsigned long long)e->step);
-	json_str(f, e->obj);
+	pr_json_string(f, e->obj);
 	if (e->before[0]) {
 		fprintf(f, ",\"before\":");
-		json_str(f, e->before);
+		pr_json_string(f, e->before);
 	}
 	if (e->after[0]) {
 		fprintf(f, ",\"after\":");
-		json_str(f, e->after);
+		pr_json_string(f, e->after);
 	}
 	if (e->in_rcu)
 		fprintf(f, ",\"rcu_read_lock\":true");
@@ -74,19 +61,19 @@ void pr_report_chrome(FILE *f, const struct pr_report *r)
 	int first = 1;
 
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"title\":");
-	json_str(f, r->title);
+	pr_json_string(f, r->title);
 	fprintf(f, ",\"steps\":%llu,\"preemptions\":%llu},\"traceEvents\":[",
 		(unsigned long long)r->res->steps,
 		(unsigned long long)r->res->preemptions);
 	sep(f, &first);
 	fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":");
-	json_str(f, r->title);
+	pr_json_string(f, r->title);
 	fprintf(f, "}}");
 	for (int c = 0; c < log->nctx; c++) {
 		sep(f, &first);
 		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
 			c + 1);
-		json_str(f, log->ctx_name[c]);
+		pr_json_string(f, log->ctx_name[c]);
 		fprintf(f, "}}");
 		sep(f, &first);
 		fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
@@ -109,7 +96,7 @@ void pr_report_chrome(FILE *f, const struct pr_report *r)
 		fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,\"name\":",
 			e->ctx + 1, (unsigned long long)e->step,
 			(unsigned long long)(log->ev[b].step + 1 - e->step));
-		json_str(f, name);
+		pr_json_string(f, name);
 		fprintf(f, ",\"cat\":\"stretch\",\"args\":{\"steps\":%zu}}", b - a + 1);
 		for (size_t i = a; i <= b; i++)
 			step_event(f, r, i, &first);
@@ -124,9 +111,9 @@ void pr_report_chrome(FILE *f, const struct pr_report *r)
 		fprintf(f, "{\"ph\":\"i\",\"s\":\"%s\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"name\":",
 			v->ctx >= 0 ? "t" : "p", v->ctx >= 0 ? v->ctx + 1 : 1,
 			(unsigned long long)v->step + 1);
-		json_str(f, name);
+		pr_json_string(f, name);
 		fprintf(f, ",\"args\":{\"message\":");
-		json_str(f, v->msg);
+		pr_json_string(f, v->msg);
 		fprintf(f, "}}");
 	}
 	fprintf(f, "\n]}\n");

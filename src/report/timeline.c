@@ -11,40 +11,64 @@
  */
 #include "report/report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define COLW	36	/* characters per context column */
+#define COLW	36	/* the narrowest context column */
+
+/*
+ * The timeline is laid out twice: first measuring (each column as wide
+ * as its widest cell, so no label is cut), then printing.
+ */
+struct tl {
+	FILE *f;
+	int measure;
+	size_t w[PR_MAX_CTX];
+};
 
 /* One line: the step, then @cells[c] (NULL: empty) per context. */
-static void emit(FILE *f, int n, const char *step, const char *const *cells)
+static void emit(struct tl *t, int n, const char *step,
+		 const char *const *cells)
 {
-	char line[(COLW + 3) * PR_MAX_CTX + 16];
-	size_t off, len = sizeof(line);
+	size_t len = 16, off;
+	char *line;
 
+	if (t->measure) {
+		for (int c = 0; c < n; c++)
+			if (cells[c] && strlen(cells[c]) > t->w[c])
+				t->w[c] = strlen(cells[c]);
+		return;
+	}
+	for (int c = 0; c < n; c++)
+		len += t->w[c] + 3;
+	line = malloc(len);
+	if (!line)
+		return;
 	off = (size_t)snprintf(line, len, "%8s", step);
 	for (int c = 0; c < n && off < len; c++)
-		off += (size_t)snprintf(line + off, len - off, " | %-*.*s", COLW,
-					COLW, cells[c] ? cells[c] : "");
+		off += (size_t)snprintf(line + off, len - off, " | %-*s",
+					(int)t->w[c], cells[c] ? cells[c] : "");
 	if (off >= len)
 		off = len - 1;
 	while (off > 0 && line[off - 1] == ' ')
 		off--;
 	line[off] = '\0';
-	fprintf(f, "%s\n", line);
+	fprintf(t->f, "%s\n", line);
+	free(line);
 }
 
-static void row(FILE *f, const struct pr_report *r, const char *step, int ctx,
-		const char *text)
+static void row(struct tl *t, const struct pr_report *r, const char *step,
+		int ctx, const char *text)
 {
 	const char *cells[PR_MAX_CTX] = { NULL };
 	int n = r->log->nctx < 1 ? 1 : r->log->nctx;
 
 	if (ctx >= 0 && ctx < PR_MAX_CTX)
 		cells[ctx] = text;
-	emit(f, n, step, cells);
+	emit(t, n, step, cells);
 }
 
-static void event_row(FILE *f, const struct pr_report *r, size_t i)
+static void event_row(struct tl *t, const struct pr_report *r, size_t i)
 {
 	const struct pr_event *e = &r->log->ev[i];
 	char text[sizeof(e->label) + 2 * PR_EV_VALUE + 8], step[24];
@@ -57,30 +81,21 @@ static void event_row(FILE *f, const struct pr_report *r, size_t i)
 			 e->before, e->after);
 	else
 		snprintf(text, sizeof(text), "%c%s", mark, e->label);
-	if (e->preempted && strlen(text) < sizeof(text) - 4) {
-		/* Keep the mark visible even when the label is cut. */
-		size_t l = strlen(text);
-
-		if (l > COLW - 2)
-			l = COLW - 2;
-		text[l] = '\0';
+	if (e->preempted && strlen(text) < sizeof(text) - 3)
 		strcat(text, " *");
-	}
-	row(f, r, step, e->ctx, text);
+	row(t, r, step, e->ctx, text);
 }
 
-void pr_report_timeline(FILE *f, const struct pr_report *r)
+static void timeline(struct tl *t, const struct pr_report *r)
 {
 	const struct pr_event_log *log = r->log;
 	int n = log->nctx < 1 ? 1 : log->nctx;
 	const char *names[PR_MAX_CTX] = { NULL };
 	char buf[96];
 
-	fprintf(f, "Timeline ('>' the failing access, '#' a conflicting one, "
-		"'*' preempted):\n");
 	for (int c = 0; c < n && c < PR_MAX_CTX; c++)
 		names[c] = log->ctx_name[c];
-	emit(f, n, "step", names);
+	emit(t, n, "step", names);
 	for (size_t a = 0; a < log->n;) {
 		const struct pr_event *first = &log->ev[a];
 		size_t b = a, last_shown = a;
@@ -92,9 +107,9 @@ void pr_report_timeline(FILE *f, const struct pr_report *r)
 			snprintf(buf, sizeof(buf), "<interrupt %s>",
 				 first->inject < log->ninj ?
 				 log->inj_name[first->inject] : "?");
-			row(f, r, "", first->ctx, buf);
+			row(t, r, "", first->ctx, buf);
 		}
-		event_row(f, r, a);
+		event_row(t, r, a);
 		for (size_t i = a + 1; i <= b; i++) {
 			if (i != b && !r->important[i])
 				continue;
@@ -102,9 +117,9 @@ void pr_report_timeline(FILE *f, const struct pr_report *r)
 				snprintf(buf, sizeof(buf), " . %zu step%s",
 					 i - last_shown - 1,
 					 i - last_shown - 1 == 1 ? "" : "s");
-				row(f, r, "", first->ctx, buf);
+				row(t, r, "", first->ctx, buf);
 			}
-			event_row(f, r, i);
+			event_row(t, r, i);
 			last_shown = i;
 		}
 		a = b + 1;
@@ -116,6 +131,22 @@ void pr_report_timeline(FILE *f, const struct pr_report *r)
 		snprintf(step, sizeof(step), "%llu", (unsigned long long)v->step);
 		snprintf(buf, sizeof(buf), "!! BUG: %s%s", v->kind,
 			 v->ctx < 0 ? " (end-of-run check)" : "");
-		row(f, r, step, v->ctx < 0 ? 0 : v->ctx, buf);
+		row(t, r, step, v->ctx < 0 ? 0 : v->ctx, buf);
 	}
+}
+
+void pr_report_timeline(FILE *f, const struct pr_report *r)
+{
+	struct tl t;
+
+	memset(&t, 0, sizeof(t));
+	t.f = f;
+	t.measure = 1;
+	for (int c = 0; c < PR_MAX_CTX; c++)
+		t.w[c] = COLW;
+	timeline(&t, r);
+	t.measure = 0;
+	fprintf(f, "Timeline ('>' the failing access, '#' a conflicting one, "
+		"'*' preempted):\n");
+	timeline(&t, r);
 }

@@ -28,9 +28,11 @@ void pr_report_verdict(FILE *f, const struct pr_run_result *res,
 	pr_report_verdict_line(f, v);
 	if (v->site[0])
 		fprintf(f, "  at:       %s (%s)\n", v->site, v->where);
-	fprintf(f, "  schedule: %zu segments, %llu steps, %llu preemptions\n",
-		nsegments, (unsigned long long)res->steps,
-		(unsigned long long)res->preemptions);
+	fprintf(f, "  schedule: %zu segment%s, %llu step%s, %llu preemption%s\n",
+		nsegments, nsegments == 1 ? "" : "s",
+		(unsigned long long)res->steps, res->steps == 1 ? "" : "s",
+		(unsigned long long)res->preemptions,
+		res->preemptions == 1 ? "" : "s");
 }
 
 const char *pr_report_choice(int code, char *buf, size_t len)

@@ -41,24 +41,12 @@ static struct address_space *mapping_of(int id)
 static struct page *peek_slot(struct address_space *m, unsigned long index)
 {
 	const struct radix_tree_root *root = &m->page_tree;
-	unsigned int shift = radix_tree_map_shift();
-	unsigned int height = root->height;
-	const struct radix_tree_node *node = root->rnode;
 	char msg[128];
 	const void *bad;
 
 	if (radix_tree_check_msg(root, NULL, 0, msg, sizeof(msg), &bad))
 		return NULL;
-	if (!node || height == 0 || index > radix_tree_maxindex_of(height))
-		return NULL;
-	while (height > 1) {
-		node = node->slots[(index >> (shift * (height - 1))) &
-				   ((1UL << shift) - 1)];
-		if (!node)
-			return NULL;
-		height--;
-	}
-	return node->slots[index & ((1UL << shift) - 1)];
+	return radix_tree_peek(root, index);
 }
 
 struct ev {

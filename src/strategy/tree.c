@@ -138,7 +138,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			return -1;
 		}
 		/* The branch: a new choice at the last top level is a leaf. */
-		if (d + 1 == t->prefix && nd->top && nd->ntop + 1 == t->split &&
+		if (d + 1 == t->prefix && nd->top && nd->ntop + 1u == t->split &&
 		    leaf_is_foreign(t)) {
 			t->foreign = 1;
 			t->pos = d + 1;
@@ -175,7 +175,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->chosen = (uint8_t)p;
 		nd->backtrack |= 1u << p;
 		nd->done |= 1u << p;
-		if (nd->top && nd->ntop + 1 == t->split && leaf_is_foreign(t)) {
+		if (nd->top && nd->ntop + 1u == t->split && leaf_is_foreign(t)) {
 			t->foreign = 1;
 			t->pos = d + 1;
 			return PR_PICK_ABANDON;
@@ -228,7 +228,7 @@ PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
 	t->n = t->pos;		/* an abandoned node had no step */
 	/* A run that ended above the last top level is a leaf of its own. */
 	if (t->shards && !t->foreign && !t->abandoned &&
-	    !(t->n && t->node[t->n - 1].ntop + t->node[t->n - 1].top >= t->split) &&
+	    !(t->n && t->node[t->n - 1].ntop + t->node[t->n - 1].top >= (int)t->split) &&
 	    leaf_is_foreign(t))
 		t->foreign = 1;
 	if (t->foreign)

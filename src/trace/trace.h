@@ -111,9 +111,11 @@ int pr_trace_set_option(struct pr_trace *t, const char *key,
 int pr_trace_check(const struct pr_trace *t, char *err, size_t errlen);
 
 /*
- * Write @t to @path atomically: to "@path.tmp.<pid>", fsync, rename.  On
- * failure nothing is left behind and @err says why ("PATH: error: ...").
- * Returns 0 or -1.
+ * Write @t to @path whole, as util/outfile.h writes every output file: a
+ * regular file via "@path.tmp.<pid>", fsync, rename; a symlink's target;
+ * a device or FIFO written through.  On failure nothing is left behind and
+ * @err says why ("PATH: what", no "error:" prefix: the caller adds its
+ * own).  Returns 0 or -1.
  */
 int pr_trace_write(const char *path, const struct pr_trace *t, char *err,
 		   size_t errlen);

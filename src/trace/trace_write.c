@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "trace/trace.h"
+#include "util/outfile.h"
 
 #define LABEL_MAX	512
 
@@ -527,76 +528,19 @@ int pr_trace_fprint(FILE *f, const struct pr_trace *t)
 	return print(f, t, NULL, 0);
 }
 
+static int fill_trace(FILE *f, void *arg, char *msg, size_t msglen)
+{
+	return print(f, arg, msg, msglen);
+}
+
 int pr_trace_write(const char *path, const struct pr_trace *t, char *err,
 		   size_t errlen)
 {
-	char msg[256], *tmp;
-	size_t n = strlen(path) + 32;
-	const char *slash;
-	FILE *f;
-	int fd, e;
+	char msg[256];
 
 	if (pr_trace_check(t, msg, sizeof(msg))) {
-		seterr(err, errlen, "%s: error: %s", path, msg);
+		seterr(err, errlen, "%s: %s", path, msg);
 		return -1;
 	}
-	if (!(tmp = malloc(n))) {
-		seterr(err, errlen, "%s: error: out of memory", path);
-		return -1;
-	}
-	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		seterr(err, errlen, "%s: error: cannot create: %s", tmp,
-		       strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (!(f = fdopen(fd, "w"))) {
-		e = errno;
-		close(fd);
-		seterr(err, errlen, "%s: error: %s", tmp, strerror(e));
-		goto fail;
-	}
-	if (print(f, t, msg, sizeof(msg))) {
-		fclose(f);
-		seterr(err, errlen, "%s: error: %s", tmp, msg);
-		goto fail;
-	}
-	if (fsync(fileno(f))) {
-		e = errno;
-		fclose(f);
-		seterr(err, errlen, "%s: error: fsync: %s", tmp, strerror(e));
-		goto fail;
-	}
-	if (fclose(f)) {
-		seterr(err, errlen, "%s: error: close: %s", tmp,
-		       strerror(errno));
-		goto fail;
-	}
-	if (rename(tmp, path)) {
-		seterr(err, errlen, "%s: error: cannot rename %s: %s", path,
-		       tmp, strerror(errno));
-		goto fail;
-	}
-	free(tmp);
-	/* Make the rename itself durable; best effort. */
-	slash = strrchr(path, '/');
-	if (slash) {
-		char *dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
-
-		fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		free(dir);
-	} else {
-		fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	}
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	return 0;
-fail:
-	unlink(tmp);
-	free(tmp);
-	return -1;
+	return pr_outfile_write(path, fill_trace, (void *)t, err, errlen);
 }
