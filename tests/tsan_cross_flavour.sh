@@ -40,10 +40,10 @@ for cfg in "pc-mixed -K spec-free-check --seed 17" \
 	   "$srcdir/scenarios/swap-cache.scn --seed 9"; do
 	# shellcheck disable=SC2086
 	a=$("$PAGERACE" explore -q --no-timing -s pct -n 1 --trace-dir "$tmp/k" $cfg </dev/null 2>/dev/null |
-		sed -n 's/.* runs,.*, k \([0-9]*\))$/\1/p')
+		sed -n 's/.*(strategy pct,.*, k \([0-9]*\))$/\1/p')
 	# shellcheck disable=SC2086
 	b=$("$PAGERACE_TSAN" explore -q --no-timing -s pct -n 1 --trace-dir "$tmp/k" $cfg </dev/null 2>/dev/null |
-		sed -n 's/.* runs,.*, k \([0-9]*\))$/\1/p')
+		sed -n 's/.*(strategy pct,.*, k \([0-9]*\))$/\1/p')
 	kn=$((kn + 1))
 	if [ -z "$a" ] || [ "$a" != "$b" ]; then
 		echo "# $cfg: k $a (pagerace) vs $b (pagerace-tsan)"
