@@ -36,7 +36,7 @@ one_line() {
 }
 show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
 
-echo "1..42"
+echo "1..48"
 
 # ---- each bug is found, saved, replayed; each fixed twin passes
 for p in lost-update abba message-passing spin-livelock null-deref; do
@@ -126,15 +126,37 @@ ok $? "replay of a corrupted trace: exit 2, FILE:LINE:COL: error"
 sed 's/^verdict-step .*/verdict-step -3/' "$good" >"$tmp/corrupt2.trace"
 run 2 "$PAGERACE" replay "$tmp/corrupt2.trace" && one_line
 ok $? "replay of a trace with a negative step: exit 2, one line"
-sed '1s/^pagerace-trace 1$/pagerace-trace 2/' "$good" >"$tmp/v2.trace"
-run 2 "$PAGERACE" replay "$tmp/v2.trace" && one_line &&
+sed '1s/^pagerace-trace 2$/pagerace-trace 3/' "$good" >"$tmp/v3.trace"
+run 2 "$PAGERACE" replay "$tmp/v3.trace" && one_line &&
 	grep -q "version" "$tmp/err"
-ok $? "replay of format version 2: exit 2, one line about the version"
+ok $? "replay of format version 3: exit 2, one line about the version"
 sed 's/^program .*/program no-such-program/' "$good" >"$tmp/prog.trace"
 run 2 "$PAGERACE" replay "$tmp/prog.trace" && one_line
 ok $? "replay of a trace of an unknown program: exit 2, one line"
 
-# ---- an edited schedule diverges
+# ---- an edited trace is noticed (issue 11): the check covers the header
+# and the schedule, only pagerace-version is informational
+for edit in 's/^seed .*/seed 999/' 's/^run \(.*\)/run 1\1/' \
+	    's/^option max-steps .*/option max-steps 99/' \
+	    's/^verdict-step \(.*\)/verdict-step 1\1/'; do
+	sed "$edit" "$good" >"$tmp/edited.trace"
+	! cmp -s "$good" "$tmp/edited.trace" &&
+		run 2 "$PAGERACE" replay "$tmp/edited.trace" && one_line &&
+		grep -q "edited.trace:[0-9]*:7: error: check mismatch" "$tmp/err"
+	ok $? "replay of a trace edited with '$edit': exit 2, check mismatch"
+done
+sed 's/^pagerace-version .*/pagerace-version 9.9-edited/' "$good" >"$tmp/ver.trace"
+run 1 "$PAGERACE" replay -q "$tmp/ver.trace"
+ok $? "replay of a trace whose pagerace-version was edited: reproduced"
+
+# ---- an edited schedule diverges (replay's own check, on the version 1
+# form of the trace, which carries no check line)
+good1="$tmp/mp1.trace"
+sed -e '1s/^pagerace-trace 2$/pagerace-trace 1/' -e '/^flavour /d' \
+    -e '/^check /d' "$good" >"$good1"
+run 1 "$PAGERACE" replay -q "$good1"
+ok $? "the version 1 form of the trace replays"
+good=$good1
 # Add one step to the first segment ("cC*N@S" -> "cC*(N+1)@S").
 awk 'sched == 1 && !done {
 	     if (match($0, /^c[0-9]+\*[0-9]+/)) {

@@ -160,10 +160,15 @@ sed "s|$tmp/j2|$tmp/j|g" "$tmp/again" | cmp -s - "$tmp/out" &&
 	test "$(ls "$tmp/j" | wc -l)" -eq "$(grep -c '^  trace:' "$tmp/out")"
 ok $? "dpor --jobs 2 -k: the same output twice, a trace per failure, none overwritten"
 
-# ---- both flavours search alike
+# ---- both flavours search alike, on a program ThreadSanitizer finds no
+# race in (lost-update's plain accesses race in every run: a data-race
+# verdict ends each run earlier under pagerace-tsan, so its tree is
+# legitimately smaller; both flavours schedule alike only until a run's
+# verdict differs, doc/tsan.md)
 if [ -x "${PAGERACE_TSAN:-}" ]; then
-	"$PAGERACE" explore -q --no-timing -s dpor -k --trace-dir "$tmp/k" lost-update >"$tmp/a" 2>&1
-	"$PAGERACE_TSAN" explore -q --no-timing -s dpor -k --trace-dir "$tmp/k2" lost-update >"$tmp/b" 2>&1
+	scn="${top_srcdir:-.}/scenarios/lookup-truncate.scn"
+	"$PAGERACE" explore -q --no-timing -s dpor -k -n 300 -K none --trace-dir "$tmp/k" "$scn" >"$tmp/a" 2>&1
+	"$PAGERACE_TSAN" explore -q --no-timing -s dpor -k -n 300 -K none --trace-dir "$tmp/k2" "$scn" >"$tmp/b" 2>&1
 	grep '^coverage' "$tmp/a" >"$tmp/a.c"
 	grep '^coverage' "$tmp/b" >"$tmp/b.c"
 	cmp -s "$tmp/a.c" "$tmp/b.c" && test -s "$tmp/a.c"

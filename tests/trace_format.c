@@ -392,8 +392,10 @@ static const struct bad bad[] = {
 	  "not a pagerace trace" },
 	{ "other text", "pagerace-trace 1", S("#!/bin/sh"), 0, "1:1",
 	  "not a pagerace trace" },
-	{ "version 2", "trace 1", S("trace 2"), 0, "1:16",
-	  "unsupported trace format version 2 (this pagerace reads 1)" },
+	{ "version 3", "trace 1", S("trace 3"), 0, "1:16",
+	  "unsupported trace format version 3 (this pagerace reads 1 to 2)" },
+	{ "version 0", "trace 1", S("trace 0"), 0, "1:16",
+	  "unsupported trace format version 0" },
 	{ "huge version", "trace 1", S("trace 99999999999999999999999"), 0,
 	  "1:16", "unsupported trace format version 99999999999999999999" },
 	{ "truncated at a line", "sites 3\n", S(""), 1, "21:1",
@@ -536,6 +538,92 @@ static void test_malformed(void)
 	pr_trace_free(&t);
 }
 
+/*
+ * Version 2 (issue 11): the version 1 base, written again, gains the
+ * flavour and check lines; the check notices an edited seed, run, option,
+ * verdict or schedule, and not an edited pagerace-version.
+ */
+static void replace_line(char *buf, const char *key, const char *line)
+{
+	char *at = strstr(buf, key), *eol;
+
+	if (!at)
+		bail_out(key);
+	eol = strchr(at + 1, '\n');
+	memmove(at + strlen(line), eol, strlen(eol) + 1);
+	memcpy(at, line, strlen(line));
+}
+
+static void test_version2(void)
+{
+	static const struct {
+		const char *key, *line, *pos;
+	} edits[] = {
+		{ "\nseed ", "\nseed 43", "t.trace:31:7" },
+		{ "\nrun ", "\nrun 18", "t.trace:31:7" },
+		{ "\noption max-steps", "\noption max-steps 99", "t.trace:31:7" },
+		{ "\nverdict-step", "\nverdict-step 58", "t.trace:31:7" },
+		{ "\nc0*12@0", "\nc0*13@0 c1*3@1 e0*5@2 c0*9", "t.trace:31:7" },
+		{ "\n| cpu 0 {", "\n| cpu 1 {", "t.trace:31:7" },
+		{ "\nflavour ", "\nflavour tsan", "t.trace:31:7" },
+	};
+	char err[512], buf[4096], *out, *again;
+	struct pr_trace t, u;
+	size_t n;
+
+	ok(!pr_trace_parse("base", base, sizeof(base) - 1, &t, err, sizeof(err)) &&
+	   t.format == 1 && t.flavour == PR_TRACE_FLAVOUR_UNKNOWN,
+	   "a version 1 trace reads, flavour unknown: %s", err);
+	out = print(&t, &n);
+	ok(out && !strncmp(out, "pagerace-trace 2\npagerace-version 0.1.0\n"
+			   "flavour plain\nprogram lost-update\n",
+			   strlen("pagerace-trace 2\npagerace-version 0.1.0\n"
+				  "flavour plain\nprogram lost-update\n")) &&
+	   strstr(out, "\n|\ncheck ") && strstr(out, "\nend\n"),
+	   "written again as version 2, flavour plain (this build), check");
+	pr_trace_free(&t);
+	ok(out && !pr_trace_parse("t.trace", out, n, &u, err, sizeof(err)) &&
+	   u.format == 2 && u.flavour == PR_TRACE_PLAIN,
+	   "version 2 reads back: %s", err);
+	again = print(&u, NULL);
+	ok(again && !strcmp(again, out), "version 2 round trip is byte-identical");
+	free(again);
+	pr_trace_free(&u);
+	for (size_t i = 0; out && i < sizeof(edits) / sizeof(*edits); i++) {
+		snprintf(buf, sizeof(buf), "%s", out);
+		replace_line(buf, edits[i].key, edits[i].line);
+		err[0] = 0;
+		ok(strcmp(buf, out) &&
+		   pr_trace_parse("t.trace", buf, strlen(buf), &u, err,
+				  sizeof(err)) == -1 &&
+		   !strncmp(err, edits[i].pos, strlen(edits[i].pos)) &&
+		   strstr(err, "check mismatch"),
+		   "edited '%s': %s", edits[i].line + 1, err);
+	}
+	snprintf(buf, sizeof(buf), "%s", out ? out : "");
+	replace_line(buf, "\npagerace-version", "\npagerace-version 7.0-edited");
+	ok(!pr_trace_parse("t.trace", buf, strlen(buf), &u, err, sizeof(err)) &&
+	   !strcmp(u.pagerace_version, "7.0-edited"),
+	   "pagerace-version is informational: %s", err);
+	pr_trace_free(&u);
+	snprintf(buf, sizeof(buf), "%s", out ? out : "");
+	replace_line(buf, "\nflavour", "\nflavour asan");
+	ok(pr_trace_parse("t.trace", buf, strlen(buf), &u, err, sizeof(err)) == -1 &&
+	   strstr(err, "t.trace:3:9: error: unknown flavour 'asan'"),
+	   "unknown flavour: %s", err);
+	snprintf(buf, sizeof(buf), "%s", out ? out : "");
+	replace_line(buf, "\ncheck", "\ncheck 12345");
+	ok(pr_trace_parse("t.trace", buf, strlen(buf), &u, err, sizeof(err)) == -1 &&
+	   strstr(err, "t.trace:31:7: error: bad check '12345'"),
+	   "short check: %s", err);
+	snprintf(buf, sizeof(buf), "%s", out ? out : "");
+	replace_line(buf, "\ncheck", "");
+	ok(pr_trace_parse("t.trace", buf, strlen(buf), &u, err, sizeof(err)) == -1 &&
+	   strstr(err, "t.trace:31:1: error: expected 'check', found 'end'"),
+	   "no check line: %s", err);
+	free(out);
+}
+
 /* ---- mutation fuzz ----------------------------------------------------- */
 
 static uint64_t rng = 88172645463325252ull;
@@ -621,6 +709,7 @@ int main(void)
 	test_round_trip(dir);
 	test_options();
 	test_malformed();
+	test_version2();
 	test_fuzz();
 	{
 		char path[1100];

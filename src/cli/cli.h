@@ -69,6 +69,11 @@ struct pr_trace;
 struct pr_event_log;
 int replay_load(const char *path, struct pr_trace *t, struct target *tg,
 		struct pr_run_options *ro);
+/*
+ * After a divergence: a plain trace replayed by pagerace-tsan may stop
+ * earlier on a data race; say so and name the plain command.
+ */
+void replay_flavour_note(const char *path, const struct pr_trace *t);
 /* "pc-lookup-reuse (no-recheck, protocol v2)": a trace's program. */
 void replay_title(const struct pr_trace *t, char *buf, size_t len);
 /* The rich text report of an instrumented replay (report/report.h). */

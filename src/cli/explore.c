@@ -224,6 +224,20 @@ int explore_failure(struct explore_state *st, uint64_t run,
 	char path[4096] = "", nth[32];
 	int saved;
 
+	/*
+	 * A body misused what it holds (scn_runtime_error, "LINE:COL: ..."):
+	 * bad input, reported where it is, never a race and never a trace.
+	 */
+	if (!strcmp(res->verdict.kind, SCN_ERROR_KIND)) {
+		const char *m = res->verdict.msg, *sep = strstr(m, ": ");
+
+		if (st->tty)
+			fputc('\n', stderr);
+		fprintf(stderr, "%s:%.*s: error: %s (run %llu)\n", st->tg.name,
+			sep ? (int)(sep - m) : 0, m, sep ? sep + 2 : m,
+			(unsigned long long)run);
+		return -1;
+	}
 	st->failures++;
 	if (st->tty)
 		fputc('\n', stderr);

@@ -14,6 +14,7 @@
 #include "report/verdict.h"
 #include "model/variant.h"
 #include "trace/trace.h"
+#include "programs/programs.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -120,6 +121,38 @@ static int variant_from_options(const struct pr_trace *t, const char *path)
 	return 0;
 }
 
+/*
+ * A data-race verdict exists only under ThreadSanitizer, so such a trace
+ * is replayed by pagerace-tsan: the plain binary says which command to
+ * use instead of reporting a divergence.  Any other trace replays in
+ * both (doc/tsan.md): the flavours schedule alike, so a pagerace-tsan
+ * trace whose verdict is not a data race is the same run in pagerace, and
+ * a plain trace replays under pagerace-tsan unless ThreadSanitizer
+ * reports a race first, which replay_flavour_note() then explains.
+ */
+static int replay_flavour_ok(const char *path, const struct pr_trace *t)
+{
+	/* A version 1 trace has no flavour, but its verdict says it. */
+	if (t->flavour != PR_TRACE_PLAIN &&
+	    pr_trace_build_flavour() != PR_TRACE_TSAN &&
+	    t->result.failed && !strcmp(t->result.verdict.kind, "data-race")) {
+		fprintf(stderr, "%s: error: this trace's data race was found by "
+			"pagerace-tsan (the ThreadSanitizer flavour) and replays "
+			"only there: pagerace-tsan replay %s\n", path, path);
+		return -1;
+	}
+	return 0;
+}
+
+void replay_flavour_note(const char *path, const struct pr_trace *t)
+{
+	if (t->flavour == PR_TRACE_PLAIN &&
+	    pr_trace_build_flavour() == PR_TRACE_TSAN)
+		fprintf(stderr, "%s: note: this trace was made by pagerace "
+			"(plain), whose runs ThreadSanitizer does not stop; "
+			"replay it with: pagerace replay %s\n", path, path);
+}
+
 int replay_load(const char *path, struct pr_trace *t, struct target *tg,
 		struct pr_run_options *ro)
 {
@@ -128,6 +161,18 @@ int replay_load(const char *path, struct pr_trace *t, struct target *tg,
 
 	if (pr_trace_read(path, t, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (replay_flavour_ok(path, t)) {
+		pr_trace_free(t);
+		return -1;
+	}
+	/* Built-in programs embed no text: an edited version 1 trace. */
+	if (t->program_text && pr_program_find(t->program)) {
+		fprintf(stderr, "%s: error: the trace names the built-in program "
+			"'%s' but embeds a scenario text; was its 'program' line "
+			"edited?\n", path, t->program);
+		pr_trace_free(t);
 		return -1;
 	}
 	/* A scenario runs from the text the trace embeds, not the file. */
@@ -238,6 +283,7 @@ int cmd_replay(int argc, char **argv)
 	if (res.diverged) {
 		fprintf(stderr, "%s: divergence: %s\n", argv[optind],
 			res.verdict.msg);
+		replay_flavour_note(argv[optind], &t);
 		rc = EXIT_BADINPUT;
 	} else if (res.failed != t.result.failed ||
 		   (res.failed && !same_verdict(&res.verdict, &t.result.verdict)) ||
@@ -258,6 +304,7 @@ int cmd_replay(int argc, char **argv)
 				(unsigned long long)res.steps);
 		if (diff >= 0)
 			fprintf(stderr, "  schedules part at segment %ld\n", diff);
+		replay_flavour_note(argv[optind], &t);
 		rc = EXIT_BADINPUT;
 	} else if (res.failed) {
 		if (!quiet) {

@@ -139,6 +139,7 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "%s: divergence: %s\n", argv[optind],
 			res.diverged ? res.verdict.msg :
 			"the replay did not reproduce the recorded run");
+		replay_flavour_note(argv[optind], &t);
 		rc = EXIT_BADINPUT;
 		goto out;
 	}

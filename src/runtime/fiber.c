@@ -41,12 +41,52 @@ PR_NO_TSAN int pr_fiber_alloc(struct pr_fiber *f, size_t size)
 	return 0;
 }
 
+#if PR_TSAN_ENABLED
+void __tsan_ignore_thread_begin(void);	/* clang 14 exports them, no header */
+void __tsan_ignore_thread_end(void);
+void AnnotateIgnoreSyncBegin(const char *file, int line);
+void AnnotateIgnoreSyncEnd(const char *file, int line);
+
+/*
+ * Ignores belong to the TSan fiber: set them on it.  A fiber destroyed
+ * with ignores on makes ThreadSanitizer die ("finished with ignores
+ * enabled"), so they are ended before every destroy.
+ */
+PR_NO_TSAN static void tsan_set_blind(struct pr_fiber *f, int on)
+{
+	void *cur = __tsan_get_current_fiber();
+
+	if (!f->tsan || f->tsan_blind == on)
+		return;
+	__tsan_switch_to_fiber(f->tsan, __tsan_switch_to_fiber_no_sync);
+	if (on) {
+		__tsan_ignore_thread_begin();
+		AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+	} else {
+		AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+		__tsan_ignore_thread_end();
+	}
+	__tsan_switch_to_fiber(cur, __tsan_switch_to_fiber_no_sync);
+	f->tsan_blind = on;
+}
+#endif
+
+PR_NO_TSAN void pr_fiber_tsan_blind(struct pr_fiber *f)
+{
+#if PR_TSAN_ENABLED
+	tsan_set_blind(f, 1);
+#else
+	(void)f;
+#endif
+}
+
 PR_NO_TSAN void pr_fiber_release(struct pr_fiber *f)
 {
 	if (f->stack)
 		munmap(f->stack, f->size);
 	f->stack = NULL;
 #if PR_TSAN_ENABLED
+	tsan_set_blind(f, 0);
 	if (f->tsan)
 		__tsan_destroy_fiber(f->tsan);
 	f->tsan = NULL;
@@ -56,6 +96,7 @@ PR_NO_TSAN void pr_fiber_release(struct pr_fiber *f)
 PR_NO_TSAN void pr_fiber_tsan_renew(struct pr_fiber *f)
 {
 #if PR_TSAN_ENABLED
+	tsan_set_blind(f, 0);
 	if (f->tsan)
 		__tsan_destroy_fiber(f->tsan);
 	f->tsan = __tsan_create_fiber(0);

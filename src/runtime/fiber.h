@@ -29,6 +29,7 @@ struct pr_fiber {
 	void *stack;		/* mapping, guard page included; NULL: main */
 	size_t size;		/* mapping size */
 	void *tsan;		/* pagerace-tsan: its ThreadSanitizer fiber */
+	int tsan_blind;		/* that fiber ignores accesses and sync */
 };
 
 /* Map a stack of @size bytes (plus guard) once; reused by every run. */
@@ -58,5 +59,12 @@ void pr_fiber_tsan_enter(struct pr_fiber *f);
  * 0..N-1.
  */
 void pr_fiber_tsan_renew(struct pr_fiber *f);
+
+/*
+ * pagerace-tsan: make @f's ThreadSanitizer fiber ignore every access and
+ * every synchronisation until it is renewed or released (a run that must
+ * not stop on a data race: PCT's calibration, pr_run_options.tsan_blind).
+ */
+void pr_fiber_tsan_blind(struct pr_fiber *f);
 
 #endif /* PAGERACE_RUNTIME_FIBER_H */

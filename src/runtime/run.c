@@ -34,6 +34,8 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	} else {
 		pr_fiber_tsan_renew(&c->fiber);
 	}
+	if (sched_rt.opts->tsan_blind)
+		pr_fiber_tsan_blind(&c->fiber);
 	/* strncpy pads with NULs: the name buffer is the same every run. */
 	strncpy(c->name, name, sizeof(c->name) - 1);
 	c->name[sizeof(c->name) - 1] = '\0';
@@ -118,6 +120,7 @@ PR_NO_TSAN void pr_run_options_default(struct pr_run_options *o)
 {
 	o->max_steps = 100000;
 	o->stack_size = 256 * 1024;
+	o->tsan_blind = 0;
 }
 
 PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
@@ -147,6 +150,7 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	pr_objname_reset();
 	pr_crash_install();
 	pr_tsan_reset();
+	pr_tsan_new_history();
 	pr_fiber_tsan_main(&sched_rt.main);
 	sched_rt.in_run = 1;
 

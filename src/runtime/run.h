@@ -82,6 +82,13 @@ struct pr_run_result {
 struct pr_run_options {
 	uint64_t max_steps;	/* a run longer than this is a livelock */
 	size_t stack_size;	/* per context */
+	/*
+	 * pagerace-tsan: the contexts' accesses are out of ThreadSanitizer's
+	 * sight, so no data-race verdict ends the run early (PCT's
+	 * calibration measures the run length the plain build measures).
+	 * No effect in the plain build.  Default 0.
+	 */
+	int tsan_blind;
 };
 
 void pr_run_options_default(struct pr_run_options *o);

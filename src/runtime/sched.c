@@ -42,8 +42,9 @@ __thread struct pr_hot pr_hot = { .budget = PR_BUDGET_UNBOUNDED };
  */
 char sched_run_sync, sched_end_sync;
 
-PR_NO_TSAN void sched_tsan_switch_out(void)
+PR_TSAN_INVISIBLE void sched_tsan_switch_out(void)
 {
+	pr_tsan_unhide();	/* a verdict inside a decision: release as the context */
 	pr_tsan_release(&sched_end_sync);
 }
 
@@ -113,7 +114,7 @@ PR_NO_TSAN void sched_close_segment(uint64_t min_steps)
 static void fiber_entry(void);
 static void run_event(struct pr_ctx *c);
 
-PR_NO_TSAN static void switch_to(int t)
+PR_TSAN_INVISIBLE static void switch_to(int t)
 {
 	int self = sched_rt.cur;
 	struct pr_ctx *tc = &sched_rt.ctx[t];
@@ -140,16 +141,24 @@ PR_NO_TSAN static void switch_to(int t)
 		run_event(&sched_rt.ctx[self]);
 }
 
-PR_NO_TSAN void sched_decide(enum pr_reason reason)
+PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 {
 	struct pr_choices *cs = &sched_rt.cs;
 	const struct pr_choice *ch;
 	int64_t budget = 1;
 	uint64_t left;
 	int idx, code, preempted;
+	void *hide;
 
 	if (pr_tsan_pending())
 		sched_tsan_fail();
+	/*
+	 * pagerace-tsan: choosing is hidden (tsan.h).  Replay decides at every
+	 * step, explore at the end of a segment; the libc calls a decision
+	 * makes would otherwise log entries in the context's TSan trace, whose
+	 * position picks the shadow cell a later access evicts.
+	 */
+	hide = pr_tsan_hide_begin();
 	sched_account();
 	if (sched_rt.changed && reason == PR_R_BUDGET)
 		reason = PR_R_CHANGED;
@@ -163,6 +172,7 @@ PR_NO_TSAN void sched_decide(enum pr_reason reason)
 	}
 	sched_build_choices(cs, reason);
 	if (cs->n == 0) {
+		pr_tsan_hide_end(hide);
 		sched_nothing_enabled();
 		return;
 	}
@@ -184,7 +194,7 @@ PR_NO_TSAN void sched_decide(enum pr_reason reason)
 	preempted = cs->current >= 0 && idx != cs->current;
 	if (preempted)
 		sched_rt.preemptions++;
-	if (sched_rt.decision_observer)
+	if (sched_rt.decision_observer)	/* hidden with the decision */
 		sched_rt.decision_observer(cs, idx, preempted);
 	if (code != sched_rt.seg_code) {
 		sched_close_segment(1);
@@ -203,6 +213,7 @@ PR_NO_TSAN void sched_decide(enum pr_reason reason)
 		sched_rt.inj[ch->inject].remaining--;
 		sched_rt.ctx[ch->ctx].pending_event = ch->inject;
 	}
+	pr_tsan_hide_end(hide);
 	switch_to(ch->ctx);
 }
 
@@ -243,7 +254,17 @@ PR_NO_TSAN static void fiber_entry(void)
 
 /* ---- yield points ---------------------------------------------------- */
 
-PR_NO_TSAN void pr_yield_slow(const struct pr_site *site, const void *obj)
+/* The rich replay's step observer, out of ThreadSanitizer's sight. */
+PR_TSAN_INVISIBLE static void observe(const struct pr_site *site,
+				      const void *obj)
+{
+	void *hide = pr_tsan_hide_begin();
+
+	sched_rt.observer(site, obj, sched_rt.cur, pr_step());
+	pr_tsan_hide_end(hide);
+}
+
+PR_TSAN_INVISIBLE void pr_yield_slow(const struct pr_site *site, const void *obj)
 {
 	if (pr_stress_on) {
 		pr_stress_yield_slow(site, obj);
@@ -257,7 +278,7 @@ PR_NO_TSAN void pr_yield_slow(const struct pr_site *site, const void *obj)
 		return;
 	}
 	if (sched_rt.observer)
-		sched_rt.observer(site, obj, sched_rt.cur, pr_step());
+		observe(site, obj);
 	if (pr_hot.budget > 0)
 		return;		/* observed only */
 	sched_decide(PR_R_BUDGET);
@@ -277,7 +298,7 @@ PR_NO_TSAN void pr_spin(const struct pr_site *site, const void *obj)
 	pr_hot.budget--;
 	sched_set_at(site, obj);
 	if (sched_rt.observer)
-		sched_rt.observer(site, obj, sched_rt.cur, pr_step());
+		observe(site, obj);
 	/*
 	 * The loop's reads since its last pass may predate stores by others
 	 * (this context could have been preempted between them), so the
@@ -307,7 +328,7 @@ PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 	pr_hot.budget--;
 	sched_set_at(site, waitq);
 	if (sched_rt.observer)
-		sched_rt.observer(site, waitq, sched_rt.cur, pr_step());
+		observe(site, waitq);
 	c->state = CTX_BLOCKED;
 	c->wait_obj = waitq;
 	sched_decide(PR_R_BLOCK);

@@ -11,7 +11,7 @@
 
 /* ---- ending a run ---------------------------------------------------- */
 
-PR_NO_TSAN __attribute__((noreturn)) void sched_leave_to_main(void)
+PR_TSAN_INVISIBLE __attribute__((noreturn)) void sched_leave_to_main(void)
 {
 	int self = sched_rt.cur;
 
@@ -23,7 +23,7 @@ PR_NO_TSAN __attribute__((noreturn)) void sched_leave_to_main(void)
 	abort();	/* an ended run's contexts are never resumed */
 }
 
-PR_NO_TSAN void sched_end_run(uint64_t min_last_steps)
+PR_TSAN_INVISIBLE void sched_end_run(uint64_t min_last_steps)
 {
 	sched_close_segment(min_last_steps);
 	if (sched_rt.cur >= 0)
@@ -61,7 +61,7 @@ PR_NO_TSAN static void fill_verdict(int ctx, const char *kind, const void *obj,
 		vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
 }
 
-PR_NO_TSAN void sched_fail_now(void)
+PR_TSAN_INVISIBLE void sched_fail_now(void)
 {
 	if (sched_rt.cur >= 0) {
 		sched_account();

@@ -34,8 +34,20 @@ static struct pr_tsan_report pending;
 static int pending_flag;
 
 #if PR_TSAN_ENABLED
-PR_NO_TSAN int pr_tsan_pending(void)
+PR_TSAN_INVISIBLE int pr_tsan_pending(void)
 {
+	/*
+	 * Deterministic mode asks at every decision, and replay decides at
+	 * every step: an atomic load would log an access in the running
+	 * context's TSan trace each time, moving the trace position that
+	 * picks evicted shadow cells (tsan.h, pr_tsan_hide_begin), so replay
+	 * would miss races explore saw.  There the flag is only ever touched
+	 * by this thread (the hook runs on the fiber that raced): a plain
+	 * read, which PR_NO_TSAN leaves uninstrumented.  Stress workers set
+	 * it from any thread: an atomic read.
+	 */
+	if (!pr_stress_on)
+		return pending_flag;
 	return __atomic_load_n(&pending_flag, __ATOMIC_RELAXED);
 }
 #endif
@@ -58,6 +70,81 @@ PR_NO_TSAN int pr_tsan_take(struct pr_tsan_report *out)
 			pr_obj_name(out->a[i].addr, out->a[i].obj,
 				    sizeof(out->a[i].obj));
 	return 1;
+}
+
+#if PR_TSAN_ENABLED
+void AnnotateIgnoreSyncBegin(const char *file, int line);
+void __tsan_ignore_thread_begin(void);	/* clang 14 exports it, no header */
+
+/*
+ * One per thread (explore --jobs forks; stress never hides).  @hidden_from
+ * is the fiber hidden code left, NULL when not hiding: a nested begin is
+ * a no-op, and pr_tsan_unhide ends hiding early on the paths that leave a
+ * context from inside hidden code (a verdict, a crash).
+ */
+static _Thread_local void *hidden_fiber, *hidden_from;
+
+PR_TSAN_INVISIBLE void *pr_tsan_hide_begin(void)
+{
+	void *cur;
+
+	if (hidden_from)
+		return NULL;
+	cur = __tsan_get_current_fiber();
+	if (!hidden_fiber) {
+		hidden_fiber = __tsan_create_fiber(0);
+		__tsan_set_fiber_name(hidden_fiber, "harness");
+		__tsan_switch_to_fiber(hidden_fiber,
+				       __tsan_switch_to_fiber_no_sync);
+		/* For good: this fiber only ever runs hidden code. */
+		__tsan_ignore_thread_begin();
+		AnnotateIgnoreSyncBegin(__FILE__, __LINE__);
+	} else {
+		__tsan_switch_to_fiber(hidden_fiber,
+				       __tsan_switch_to_fiber_no_sync);
+	}
+	hidden_from = cur;
+	return cur;
+}
+
+PR_TSAN_INVISIBLE void pr_tsan_unhide(void)
+{
+	if (!hidden_from)
+		return;
+	__tsan_switch_to_fiber(hidden_from, __tsan_switch_to_fiber_no_sync);
+	hidden_from = NULL;
+}
+
+PR_TSAN_INVISIBLE void pr_tsan_hide_end(void *cookie)
+{
+	if (cookie)
+		pr_tsan_unhide();
+}
+#endif
+
+#if PR_TSAN_ENABLED
+void __tsan_flush_memory(void);	/* clang 14 exports it, no header */
+#endif
+
+/*
+ * Fresh fibers and AnnotateNewMemory on model memory were not enough for
+ * run N's verdict not to depend on runs 0..N-1: ThreadSanitizer hands a
+ * new fiber a slot (sid) of 256 whose epoch runs on from its previous
+ * owners, the main thread's clock (inherited by every fiber it creates)
+ * remembers those epochs, and when a slot's epochs run out TSan resets
+ * everything, at a moment that depends on how many runs came before.
+ * explore from run 0 and from run 108 then disagreed on run 109 of
+ * add-after-insert (seed 1, pct), a race seen at step 63 in one and at
+ * step 72 in the other.  __tsan_flush_memory is that global reset, on
+ * demand (clang 14's runtime: DoReset): every run starts where a fresh
+ * process would.  It also drops the traces and clocks of the fibers of
+ * finished runs, which is what kept pagerace-tsan's memory growing.
+ */
+PR_TSAN_INVISIBLE void pr_tsan_new_history(void)
+{
+#if PR_TSAN_ENABLED
+	__tsan_flush_memory();
+#endif
 }
 
 PR_NO_TSAN void pr_tsan_reset(void)

@@ -27,6 +27,22 @@
 #include <sanitizer/tsan_interface.h>
 
 #define PR_NO_TSAN	__attribute__((no_sanitize("thread")))
+/*
+ * PR_TSAN_INVISIBLE: not even function entry and exit are logged (clang
+ * keeps those in PR_NO_TSAN code, for stack traces), nor atomics.  For
+ * harness code that runs a different number of times in explore and in
+ * replay (the yield slow path, decisions: replay decides at every step):
+ * each logged entry moves the running context's TSan trace position,
+ * which picks the shadow cell a later access evicts, so a race explore
+ * reported could go unreported in replay.  And for the code that hides
+ * (pr_tsan_hide_begin): an entry logged on one TSan fiber and an exit on
+ * another unbalance both shadow stacks.
+ */
+#if defined(__has_attribute) && __has_attribute(disable_sanitizer_instrumentation)
+#define PR_TSAN_INVISIBLE	__attribute__((disable_sanitizer_instrumentation))
+#else
+#error "pagerace-tsan needs clang >= 14 (disable_sanitizer_instrumentation)"
+#endif
 #define pr_tsan_acquire(addr)	__tsan_acquire((void *)(addr))
 #define pr_tsan_release(addr)	__tsan_release((void *)(addr))
 #define PR_TSAN_ENABLED	1
@@ -40,6 +56,7 @@ void AnnotateNewMemory(const char *file, int line, const volatile void *mem,
 #else
 
 #define PR_NO_TSAN
+#define PR_TSAN_INVISIBLE
 #define pr_tsan_acquire(addr)	((void)(addr))
 #define pr_tsan_release(addr)	((void)(addr))
 #define pr_tsan_new_memory(p, n)	((void)(p), (void)(n))
@@ -55,8 +72,10 @@ void AnnotateNewMemory(const char *file, int line, const volatile void *mem,
  * picks.  Cells left by earlier runs, and fibers whose traces ran on from
  * earlier runs, made whether run N's race is reported depend on runs
  * 0..N-1: explore (run 11 after runs 0-10) and replay (run 11 alone) of
- * one schedule disagreed.  This, with a new TSan fiber per context per run
- * (pr_fiber_tsan_renew), starts every run from a clean history.
+ * one schedule disagreed.  This, with TSan's global reset before every run
+ * (pr_tsan_new_history) and a new TSan fiber for a context the previous
+ * run abandoned (pr_fiber_tsan_renew), starts every run from a clean
+ * history.
  */
 
 /*
@@ -104,5 +123,44 @@ int pr_tsan_take(struct pr_tsan_report *out);
 void pr_tsan_describe(const struct pr_tsan_report *r, char *buf, unsigned len);
 /* Forget anything pending (between runs). */
 void pr_tsan_reset(void);
+
+/*
+ * Before every deterministic run: ThreadSanitizer forgets everything (its
+ * global reset: shadow memory, every thread's clock and trace, the slots
+ * and their epochs).  See tsan.c.  A no-op in the plain build.
+ */
+void pr_tsan_new_history(void);
+
+/*
+ * pr_tsan_hide_begin() / pr_tsan_hide_end(cookie): run harness code that
+ * is not PR_NO_TSAN-deep (the rich replay's observers call libc and the
+ * model's instrumented name resolvers) out of ThreadSanitizer's sight.
+ * In between, the thread is on a TSan fiber of its own that ignores
+ * every access and every synchronisation, so nothing it does reaches the
+ * model's shadow cells, its clocks, or the current context's trace
+ * (whose position picks the evicted cell: a function entry logged there
+ * changes which race is reported).  Observed and unobserved runs are then
+ * the same run to TSan: replay and show see what explore saw.  Free in
+ * the plain build.
+ */
+#if PR_TSAN_ENABLED
+void *pr_tsan_hide_begin(void);
+void pr_tsan_hide_end(void *cookie);
+void pr_tsan_unhide(void);
+#else
+static inline void *pr_tsan_hide_begin(void)
+{
+	return (void *)0;
+}
+
+static inline void pr_tsan_hide_end(void *cookie)
+{
+	(void)cookie;
+}
+
+static inline void pr_tsan_unhide(void)
+{
+}
+#endif
 
 #endif /* PAGERACE_RUNTIME_TSAN_H */

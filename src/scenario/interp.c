@@ -184,6 +184,7 @@ static void exec_op(struct scn_body *b, const struct scn_stmt *st)
 	memset(&out, 0, sizeof(out));
 	st->op->fn(st, a, &out);
 	out.line = st->line;
+	out.col = st->col;
 	if (st->dst >= 0)
 		b->regs[st->dst] = out;
 }
@@ -214,7 +215,12 @@ static void exec_block(struct scn_body *b, const struct scn_block *blk)
 		exec_stmt(b, &s->stmt[i]);
 }
 
-/* A body may not end owning a reference or a lock: that is a leak. */
+/*
+ * A body may not end owning a reference or a lock it took: the
+ * scenario's mistake (its own operations took it, and only they can
+ * release it), reported where it was taken -- not a leak in the model,
+ * which model_finish's invariants catch.
+ */
 static void check_released(struct scn_body *b)
 {
 	for (int r = 0; r < SCN_NREGS; r++) {
@@ -222,9 +228,11 @@ static void check_released(struct scn_body *b)
 		const void *obj = v->type == SCN_T_GANG ? v->gang[0] : v->page;
 
 		if (v->flags)
-			pr_fail("leak", obj, "%s ended still holding the %s taken on line %d in %s",
-				b->name, (v->flags & SCN_V_REF) ? "reference" : "page lock",
-				v->line, regname[r]);
+			pr_fail(SCN_ERROR_KIND, obj,
+				"%d:%d: %s ends still holding the %s taken here in %s "
+				"(release it: put%s)", v->line, v->col, b->name,
+				(v->flags & SCN_V_REF) ? "reference" : "page lock",
+				regname[r], (v->flags & SCN_V_LOCK) ? ", unlock" : "");
 	}
 }
 
@@ -285,6 +293,7 @@ static void setup(void *arg)
 			v->page = page;
 			v->flags = SCN_V_REF;
 			v->line = in->line;
+			v->col = in->col;
 		}
 	}
 	for (int i = 0; i < s->nr_cpus; i++)
@@ -362,9 +371,10 @@ static void finish(void *arg)
 		return;
 	for (int i = 0; i < s->nnames; i++)
 		if (s->namev[i].flags)
-			pr_fail("leak", s->namev[i].page,
-				"the reference '%s' holds from init (line %d) was never released",
-				s->names[i], s->namev[i].line);
+			pr_fail(SCN_ERROR_KIND, s->namev[i].page,
+				"%d:%d: the reference '%s' holds from init was never "
+				"released (put it in a body)", s->namev[i].line,
+				s->namev[i].col ? s->namev[i].col : 1, s->names[i]);
 	model_finish();
 }
 

@@ -8,7 +8,8 @@
  * What a body owns is tracked on its values (SCN_V_REF a page reference,
  * SCN_V_LOCK the page lock, SCN_V_HELD a lookup's reference the shadow
  * checker knows about), so releasing what was not taken is a "scenario"
- * verdict naming the line, never a corrupted model.
+ * error naming the line and column, never a corrupted model: explore
+ * reports it as bad input (FILE:LINE:COL: error:, exit 2), not as a race.
  */
 #include "scenario/scenario.h"
 
@@ -30,7 +31,8 @@ void scn_runtime_error(const struct scn_stmt *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pr_fail("scenario", NULL, "line %d: %s", s ? s->line : 0, msg);
+	pr_fail("scenario", NULL, "%d:%d: %s", s ? s->line : 0,
+		s ? s->col : 0, msg);
 }
 
 static void set_page(struct scn_value *out, struct page *page, unsigned flags)

@@ -511,6 +511,10 @@ struct scenario *scenario_parse(const char *file, const char *text, size_t len,
 		return NULL;
 	}
 	parse_file(&p);
+	if (scenario_lint(s, text, len, err)) {
+		scenario_free(s);
+		return NULL;
+	}
 	return s;
 }
 

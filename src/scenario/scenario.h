@@ -77,7 +77,7 @@ struct scn_value {
 	struct page *page;	/* SCN_T_PAGE; NULL: null */
 	struct page *gang[SCN_MAX_GANG];
 	unsigned n;		/* SCN_T_GANG: pages in @gang */
-	int line;		/* where it was last assigned */
+	int line, col;		/* where it was last assigned */
 };
 
 struct scn_stmt;
@@ -109,9 +109,16 @@ struct scn_op {
 const struct scn_op *scn_op_find(const char *name);
 const struct scn_op *scn_op_at(size_t i);	/* NULL past the end */
 const char *scn_type_name(enum scn_type t);
-/* Fail the run with kind "scenario": a body misused what it holds. */
+/*
+ * Fail the run with kind "scenario", message "LINE:COL: what": a body
+ * misused what it holds.  Not a verdict on the model: explore reports it
+ * as FILE:LINE:COL: error: and exits 2 (scenario_error_verdict).
+ */
 __attribute__((noreturn, format(printf, 2, 3)))
 void scn_runtime_error(const struct scn_stmt *s, const char *fmt, ...);
+/* The verdict kind of scn_runtime_error (and of a body's leak). */
+#define SCN_ERROR_KIND	"scenario"
+
 
 /* Expressions (assert conditions and outcomes). */
 enum scn_expr_kind {
@@ -240,6 +247,15 @@ struct scenario {
  */
 struct scenario *scenario_parse(const char *file, const char *text,
 				size_t len, struct scn_error *err);
+
+/*
+ * Statically, at parse time (lint.c): in each body's straight-line code
+ * (loops run twice), a register assigned a reference while it still holds
+ * one, a put of a register already put, a body ending with a reference it
+ * took.  0, or -1 with @err filled.
+ */
+int scenario_lint(const struct scenario *s, const char *text, size_t len,
+		  struct scn_error *err);
 void scenario_free(struct scenario *s);
 
 /* Read a whole file (at most SCN_MAX_FILE bytes); NULL + @err on failure. */

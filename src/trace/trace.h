@@ -21,7 +21,29 @@
 #include "runtime/run.h"
 #include "strategy/strategy.h"
 
-#define PR_TRACE_FORMAT		1
+/*
+ * Written: 2 (flavour and check lines).  Read: 1 and 2; a version 1 trace
+ * has no flavour (PR_TRACE_FLAVOUR_UNKNOWN) and no check.
+ */
+#define PR_TRACE_FORMAT		2
+#define PR_TRACE_FORMAT_MIN	1
+
+/* Which binary made the trace (pagerace or pagerace-tsan). */
+enum pr_trace_flavour {
+	PR_TRACE_FLAVOUR_UNKNOWN,	/* a version 1 trace */
+	PR_TRACE_PLAIN,
+	PR_TRACE_TSAN,
+};
+/* "plain", "tsan" ("unknown"); and the flavour of this build. */
+const char *pr_trace_flavour_name(int flavour);
+int pr_trace_build_flavour(void);
+
+/*
+ * The trace's check (doc/trace-format.md): 64-bit FNV-1a over @len bytes
+ * of @buf, continuing from @h (start with PR_TRACE_HASH_INIT).
+ */
+#define PR_TRACE_HASH_INIT	0xcbf29ce484222325ull
+uint64_t pr_trace_hash(uint64_t h, const char *buf, size_t len);
 
 /* Limits, enforced by reader and writer alike (errors, never truncation). */
 #define PR_TRACE_MAX_LINE	65536		/* bytes per line, without '\n' */
@@ -47,7 +69,8 @@ struct pr_trace_option {
  * elsewhere, clear t->sched (pr_schedule_init) before pr_trace_free().
  */
 struct pr_trace {
-	int format;			/* PR_TRACE_FORMAT */
+	int format;			/* read: 1 or 2; written: PR_TRACE_FORMAT */
+	int flavour;			/* enum pr_trace_flavour; init: this build's */
 	char *pagerace_version;		/* writer's; NULL: PACKAGE_VERSION */
 	char *program;			/* built-in program name or scenario path */
 	char *program_text;		/* embedded scenario text, or NULL */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "trace/trace.h"
+#include "runtime/tsan.h"
 
 /* ---- the trace itself -------------------------------------------------- */
 
@@ -25,7 +26,28 @@ void pr_trace_init(struct pr_trace *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->format = PR_TRACE_FORMAT;
+	t->flavour = pr_trace_build_flavour();
 	t->result.verdict.ctx = -1;
+}
+
+int pr_trace_build_flavour(void)
+{
+	return PR_TSAN_ENABLED ? PR_TRACE_TSAN : PR_TRACE_PLAIN;
+}
+
+const char *pr_trace_flavour_name(int flavour)
+{
+	return flavour == PR_TRACE_PLAIN ? "plain" :
+	       flavour == PR_TRACE_TSAN ? "tsan" : "unknown";
+}
+
+uint64_t pr_trace_hash(uint64_t h, const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)buf[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
 }
 
 void pr_trace_free(struct pr_trace *t)
@@ -124,6 +146,7 @@ struct parser {
 	const char *line;	/* current line, without '\n' */
 	size_t linelen;
 	int pushed;		/* current line was pushed back */
+	size_t ver_beg, ver_end;	/* the pagerace-version line, '\n' included */
 	char *err;
 	size_t errlen;
 	struct pr_trace *t;
@@ -208,7 +231,7 @@ static const char *const known_keys[] = {
 	"seed", "run", "option", "result", "verdict-kind", "verdict-step",
 	"verdict-ctx", "verdict-event", "verdict-obj", "verdict-site",
 	"verdict-where", "verdict-msg", "steps", "preemptions", "sites",
-	"site", "schedule", "program-text", "end",
+	"site", "schedule", "program-text", "end", "flavour", "check",
 };
 
 static int is_key(const char *s, size_t n, const char *key)
@@ -456,16 +479,33 @@ static int header(struct parser *p)
 	if (e - v > 9 || number(p, v, e, UINT32_MAX, "format version",
 				&version))
 		return FAIL_AT(p, v, "unsupported trace format version %.*s "
-			       "(this pagerace reads %d)",
+			       "(this pagerace reads %d to %d)",
 			       (int)(e - v > 20 ? 20 : e - v), v,
-			       PR_TRACE_FORMAT);
-	if (version != PR_TRACE_FORMAT)
+			       PR_TRACE_FORMAT_MIN, PR_TRACE_FORMAT);
+	if (version < PR_TRACE_FORMAT_MIN || version > PR_TRACE_FORMAT)
 		return FAIL_AT(p, v, "unsupported trace format version %llu "
-			       "(this pagerace reads %d)",
-			       (unsigned long long)version, PR_TRACE_FORMAT);
-	p->t->format = PR_TRACE_FORMAT;
-	if (string_line(p, "pagerace-version", 0, &p->t->pagerace_version) ||
-	    string_line(p, "program", 1, &p->t->program) ||
+			       "(this pagerace reads %d to %d)",
+			       (unsigned long long)version, PR_TRACE_FORMAT_MIN,
+			       PR_TRACE_FORMAT);
+	p->t->format = (int)version;
+	p->t->flavour = PR_TRACE_FLAVOUR_UNKNOWN;
+	if (string_line(p, "pagerace-version", 0, &p->t->pagerace_version))
+		return -1;
+	p->ver_beg = (size_t)(p->line - p->buf);
+	p->ver_end = p->ver_beg + p->linelen + 1;
+	if (version >= 2) {
+		if (expect(p, "flavour", &v, &e) || need_value(p, "flavour", v))
+			return -1;
+		if (is_key(v, (size_t)(e - v), "plain"))
+			p->t->flavour = PR_TRACE_PLAIN;
+		else if (is_key(v, (size_t)(e - v), "tsan"))
+			p->t->flavour = PR_TRACE_TSAN;
+		else
+			return FAIL_AT(p, v, "unknown flavour '%.*s' (expected "
+				       "'plain' or 'tsan')",
+				       (int)(e - v > 20 ? 20 : e - v), v);
+	}
+	if (string_line(p, "program", 1, &p->t->program) ||
 	    string_line(p, "strategy", 1, &p->t->strategy))
 		return -1;
 	return 0;
@@ -829,6 +869,45 @@ static int program_text(struct parser *p)
 	return 0;
 }
 
+/*
+ * Version 2: "check HEX", 16 lower-case hex digits, the FNV-1a hash of the
+ * file's bytes from its first line up to this one, the pagerace-version
+ * line left out (informational).  An edited seed, run, option or schedule
+ * is noticed here rather than replayed as something it is not.
+ */
+static int check(struct parser *p)
+{
+	const char *v, *e;
+	uint64_t want = 0, h;
+	size_t beg;
+
+	if (p->t->format < 2)
+		return 0;
+	if (expect(p, "check", &v, &e) || need_value(p, "check", v))
+		return -1;
+	if (e - v != 16)
+		return FAIL_AT(p, v, "bad check '%.*s' (16 hex digits)",
+			       (int)(e - v > 20 ? 20 : e - v), v);
+	for (const char *q = v; q < e; q++) {
+		int d = *q >= '0' && *q <= '9' ? *q - '0' :
+			*q >= 'a' && *q <= 'f' ? *q - 'a' + 10 : -1;
+
+		if (d < 0)
+			return FAIL_AT(p, q, "bad check '%.*s' (16 lower-case "
+				       "hex digits)", (int)(e - v), v);
+		want = want << 4 | (uint64_t)d;
+	}
+	beg = (size_t)(p->line - p->buf);
+	h = pr_trace_hash(PR_TRACE_HASH_INIT, p->buf, p->ver_beg);
+	h = pr_trace_hash(h, p->buf + p->ver_end, beg - p->ver_end);
+	if (h != want)
+		return FAIL_AT(p, v, "check mismatch: the trace was changed "
+			       "after it was written (its seed, run, options, "
+			       "verdict or schedule no longer match; only "
+			       "pagerace-version may be edited)");
+	return 0;
+}
+
 static int parse(struct parser *p)
 {
 	const char *v, *e;
@@ -839,7 +918,7 @@ static int parse(struct parser *p)
 	    number_line(p, "seed", UINT64_MAX, &p->t->seed) ||
 	    number_line(p, "run", UINT64_MAX, &p->t->run) ||
 	    options(p) || verdict(p) || sites(p) || schedule(p) ||
-	    program_text(p))
+	    program_text(p) || check(p))
 		return -1;
 	if (expect(p, "end", &v, &e))
 		return -1;

@@ -278,7 +278,8 @@ int pr_trace_check(const struct pr_trace *t, char *err, size_t errlen)
 {
 	char buf[LABEL_MAX];
 
-	if (t->format != PR_TRACE_FORMAT) {
+	/* A version 1 trace read back is written as version 2. */
+	if (t->format < PR_TRACE_FORMAT_MIN || t->format > PR_TRACE_FORMAT) {
 		seterr(err, errlen, "trace format %d, this pagerace writes %d",
 		       t->format, PR_TRACE_FORMAT);
 		return -1;
@@ -401,9 +402,14 @@ static void put_body(FILE *f, const struct pr_trace *t,
 	const struct pr_run_result *r = &t->result;
 	const struct pr_verdict *v = &r->verdict;
 
+	int flavour = t->flavour == PR_TRACE_FLAVOUR_UNKNOWN ?
+		      pr_trace_build_flavour() : t->flavour;
+
 	fprintf(f, "pagerace-trace %d\n", PR_TRACE_FORMAT);
+	/* Left out of the check: the one informational line (see check()). */
 	put_str(f, "pagerace-version",
 		t->pagerace_version ? t->pagerace_version : PACKAGE_VERSION);
+	fprintf(f, "flavour %s\n", pr_trace_flavour_name(flavour));
 	put_str(f, "program", t->program);
 	put_str(f, "strategy", t->strategy);
 	fprintf(f, "param pct-depth %d\n", t->params.pct_depth);
@@ -451,13 +457,34 @@ static void put_body(FILE *f, const struct pr_trace *t,
 	}
 	if (t->program_text)
 		put_program_text(f, t->program_text);
-	fputs("end\n", f);
+}
+
+/*
+ * The check line: FNV-1a of every byte of @body (the lines before it)
+ * except the second line, pagerace-version.  trace_read.c's check()
+ * computes the same over the file it reads.
+ */
+static void put_check(FILE *f, const char *body, size_t len)
+{
+	const char *l2 = memchr(body, '\n', len);
+	const char *l3 = l2 ? memchr(l2 + 1, '\n', len - (size_t)(l2 + 1 - body)) : NULL;
+	uint64_t h;
+
+	if (!l3) {		/* cannot happen: put_body writes both */
+		l2 = l3 = body + len - 1;
+	}
+	h = pr_trace_hash(PR_TRACE_HASH_INIT, body, (size_t)(l2 + 1 - body));
+	h = pr_trace_hash(h, l3 + 1, len - (size_t)(l3 + 1 - body));
+	fprintf(f, "check %016llx\n", (unsigned long long)h);
 }
 
 /* 0, or -1 with errno (EINVAL: check failed, with @err set). */
 static int print(FILE *f, const struct pr_trace *t, char *err, size_t errlen)
 {
 	struct site_table st;
+	char *body = NULL;
+	size_t len = 0;
+	FILE *mem;
 
 	if (pr_trace_check(t, err, errlen)) {
 		errno = EINVAL;
@@ -469,8 +496,25 @@ static int print(FILE *f, const struct pr_trace *t, char *err, size_t errlen)
 		       PR_TRACE_MAX_SITES);
 		return -1;
 	}
-	put_body(f, t, &st);
+	mem = open_memstream(&body, &len);
+	if (!mem) {
+		site_table_free(&st);
+		seterr(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return -1;
+	}
+	put_body(mem, t, &st);
 	site_table_free(&st);
+	if (fclose(mem)) {
+		free(body);
+		seterr(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return -1;
+	}
+	fwrite(body, 1, len, f);
+	put_check(f, body, len);
+	fputs("end\n", f);
+	free(body);
 	if (fflush(f) || ferror(f)) {
 		seterr(err, errlen, "write error: %s", strerror(errno));
 		errno = EIO;
