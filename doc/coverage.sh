@@ -2,8 +2,8 @@
 # doc/coverage.sh -- the strongest statement pagerace reaches for every
 # shipped scenario under every protocol, as the Markdown table in
 # doc/coverage.md.  Usage (from the build directory):
-#     doc/coverage.sh [SECONDS] > doc/coverage.md
-# (make coverage-doc does that).  For each scenario and protocol:
+#     doc/coverage.sh [SECONDS [JOBS]] > doc/coverage.md
+# (make coverage-doc does that; JOBS searches run side by side, default 2).  For each scenario and protocol:
 #  1. dpor with a time budget of SECONDS: a failure (with its verdict),
 #     or "exhaustive";
 #  2. if that ran out of time: dfs with preemption bound 3, then 2, then 1,
@@ -14,8 +14,10 @@
 # the protocol is overridden.  One core per search.
 
 secs=${1:-60}
+jobs=${2:-2}
 PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
+export PAGERACE
 
 statement() {	# statement SCENARIO PROTOCOL STRATEGY-ARGS...
 	f=$1 p=$2
@@ -30,6 +32,31 @@ statement() {	# statement SCENARIO PROTOCOL STRATEGY-ARGS...
 		echo "$cov"
 	fi
 }
+
+row() {	# row FILE PROTOCOL: one table row
+	f=$1 p=$2
+	name=$(basename "$f" .scn)
+	expect=$(sed -n 's/^expect *\([a-z-]*\).*/\1/p' "$f")
+	s=$(statement "$f" "$p" -s dpor)
+	case "$s" in
+	incomplete*)
+		for k in 3 2 1; do
+			t=$(statement "$f" "$p" -s dfs --preemption-bound $k)
+			case "$t" in
+			incomplete*) ;;
+			*) s=$t; break ;;
+			esac
+		done
+		;;
+	esac
+	echo "| $name | ${expect:-pass} | $p | $s |"
+}
+
+if [ "${1:-}" = --row ]; then
+	secs=$4
+	row "$2" "$3"
+	exit 0
+fi
 
 cat <<EOT
 # What pagerace says of each shipped scenario
@@ -47,22 +74,14 @@ changes.
 | scenario | expect | protocol | statement |
 |---|---|---|---|
 EOT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-cov.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
 for f in "$srcdir"/scenarios/*.scn; do
-	name=$(basename "$f" .scn)
-	expect=$(sed -n 's/^expect *\([a-z-]*\).*/\1/p' "$f")
 	for p in locked v2 merged; do
-		s=$(statement "$f" $p -s dpor)
-		case "$s" in
-		incomplete*)
-			for k in 3 2 1; do
-				t=$(statement "$f" $p -s dfs --preemption-bound $k)
-				case "$t" in
-				incomplete*) ;;
-				*) s=$t; break ;;
-				esac
-			done
-			;;
-		esac
-		echo "| $name | ${expect:-pass} | $p | $s |"
+		n=$((n + 1))
+		printf '%s %s %s %s\n' "$(printf '%04d' $n)" "$f" "$p" "$tmp"
 	done
-done
+done | xargs -P "$jobs" -L 1 sh -c \
+	'sh "$0" --row "$2" "$3" "'"$secs"'" > "$4/$1.row"' "$0"
+cat "$tmp"/*.row
