@@ -34,7 +34,7 @@ PR_NO_TSAN static int dfs_first(struct pr_tree *t, size_t d)
 	pr_procset allowed = pr_tree_allowed(t, nd);
 
 	nd->backtrack = allowed;
-	if (nd->cur != PR_NO_PROC && (allowed & (1u << nd->cur)))
+	if (nd->cur != PR_NO_PROC && (allowed & (PR_PROC_BIT(nd->cur))))
 		return nd->cur;
 	return pr_proc_lowest(allowed);
 }

@@ -97,8 +97,8 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	int ctx = p < PR_MAX_CTX ? p : t->target[p];
 
 	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
-		if ((nd->enabled & (1u << q)) && t->target[q] == ctx)
-			s |= 1u << q;
+		if ((nd->enabled & (PR_PROC_BIT(q))) && t->target[q] == ctx)
+			s |= PR_PROC_BIT(q);
 	return s;
 }
 
@@ -119,7 +119,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 
 	for (int i = 0; i < cs->n; i++) {
 		p = pr_event_proc(pr_choice_code(&cs->c[i]));
-		en |= 1u << p;
+		en |= PR_PROC_BIT(p);
 		idx_of[p] = i;
 		t->target[p] = cs->c[i].ctx;
 	}
@@ -173,8 +173,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		if (nd->top && t->full_top)
 			nd->backtrack = nd->enabled;
 		nd->chosen = (uint8_t)p;
-		nd->backtrack |= 1u << p;
-		nd->done |= 1u << p;
+		nd->backtrack |= PR_PROC_BIT(p);
+		nd->done |= PR_PROC_BIT(p);
 		if (nd->top && nd->ntop + 1u == t->split && leaf_is_foreign(t)) {
 			t->foreign = 1;
 			t->pos = d + 1;
@@ -190,7 +190,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	if (nd->ev.kind != PR_EV_START || t->bound >= 0)
 		nd->backtrack |= pr_tree_interrupts_of(t, nd, nd->chosen);
 	if (t->bound >= 0 && nd->cur == PR_NO_PROC)
-		nd->backtrack |= nd->enabled & ~(pr_procset)((1u << PR_MAX_CTX) - 1);
+		nd->backtrack |= nd->enabled & ~(PR_PROC_BIT(PR_MAX_CTX) - 1);
 	t->pos++;
 	*budget = 1;
 	return idx_of[nd->chosen];
@@ -202,9 +202,9 @@ PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
 	if (t->bound < 0 || nd->cur == PR_NO_PROC ||
 	    nd->preemptions < (uint32_t)t->bound)
 		return nd->enabled;
-	if (nd->enabled != 1u << nd->cur)
+	if (nd->enabled != PR_PROC_BIT(nd->cur))
 		t->bound_cut = 1;
-	return 1u << nd->cur;
+	return PR_PROC_BIT(nd->cur);
 }
 
 /*
@@ -229,10 +229,10 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 			*slot = nd->ev;
 			t->nsleepers++;
 			nd->sleep_n++;
-			nd->sleep |= 1u << nd->chosen;
+			nd->sleep |= PR_PROC_BIT(nd->chosen);
 		}
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
-		nd->done |= 1u << nd->chosen;
+		nd->done |= PR_PROC_BIT(nd->chosen);
 		t->n = t->prefix = d + 1;
 		t->fresh = d;
 		return;
