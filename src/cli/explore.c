@@ -418,6 +418,21 @@ static void print_summary(struct explore_state *st, double elapsed)
 		explore_summary_text(stdout, &s);
 }
 
+/*
+ * Does one process not suffice (--worker-runs: more runs than a worker
+ * may make)?  Then explore_jobs runs them in one worker at a time.  A
+ * dfs or dpor search carries its tree from run to run, so it stays in
+ * one process.
+ */
+static int explore_worker_replaced(const struct explore_state *st)
+{
+	const struct explore_opts *o = &st->o;
+
+	if (!o->worker_runs || explore_systematic(o->strategy))
+		return 0;
+	return o->time_budget > 0 || st->len > o->worker_runs;
+}
+
 int cmd_explore(int argc, char **argv)
 {
 	struct explore_state st;
@@ -475,7 +490,7 @@ int cmd_explore(int argc, char **argv)
 	st.t0 = now();
 	if (o->jobs > 1 && explore_systematic(o->strategy))
 		rc = explore_jobs_tree(&st);
-	else if (o->jobs > 1)
+	else if (o->jobs > 1 || explore_worker_replaced(&st))
 		rc = explore_jobs(&st);
 	else
 		rc = explore_loop(&st);

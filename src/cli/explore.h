@@ -23,6 +23,23 @@
  */
 #define EXPLORE_TRACE_DIR	"pagerace-traces"
 
+/*
+ * --worker-runs' default.  ThreadSanitizer's thread registry never frees
+ * the context of a destroyed fiber (about 240 bytes: its registry is built
+ * without a quarantine, so dead contexts are never reused), and every run
+ * makes fresh fibers (runtime/tsan.h: a fiber's history must not outlive
+ * its run).  pagerace-tsan therefore explores random and pct runs in a
+ * worker process that is replaced every 5000 runs, which bounds its
+ * memory (doc/tsan.md, "Memory"); runs are pure functions of their index,
+ * so the output is that of one process (jobs.c).  The plain build's
+ * memory is flat: one process, as before.
+ */
+#if defined(PR_TSAN) && PR_TSAN
+#define EXPLORE_WORKER_RUNS	5000
+#else
+#define EXPLORE_WORKER_RUNS	0
+#endif
+
 struct explore_opts {
 	const char *strategy;
 	struct pr_strategy_params params;
@@ -31,6 +48,7 @@ struct explore_opts {
 	double time_budget;	/* seconds; 0: none */
 	int keep_going, json, quiet, no_timing;
 	unsigned jobs;		/* worker processes; 1: this one */
+	uint64_t worker_runs;	/* replace a worker after this many runs; 0 never */
 	unsigned shard, shards;	/* --shard I/N; shards 0: none */
 	const char *output;	/* trace path for the first failure */
 	const char *trace_dir;

@@ -42,6 +42,9 @@ static void explore_usage(FILE *f)
 "      --radix-shift N   RADIX_TREE_MAP_SHIFT of the model's trees: 1-3 (default 2)\n"
 "  -k, --keep-going      do not stop at the first failure\n"
 "  -j, --jobs N          fork N worker processes (default 1); the same output\n"
+"      --worker-runs N   random, pct: a fresh worker process every N runs\n"
+"                        (0: never; default 0, in pagerace-tsan 5000: the\n"
+"                        ThreadSanitizer runtime grows with every run)\n"
 "      --shard I/N       explore only slice I (0 to N-1) of the runs, for\n"
 "                        spreading one exploration over machines ('merge')\n"
 "  -o, --output FILE     write the first failing trace to FILE\n"
@@ -61,7 +64,8 @@ static void explore_usage(FILE *f)
 }
 
 enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
-       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING, OPT_BOUND };
+       OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING, OPT_BOUND,
+       OPT_WORKER_RUNS };
 
 static const struct option long_opts[] = {
 	{ "strategy", required_argument, NULL, 's' },
@@ -83,6 +87,7 @@ static const struct option long_opts[] = {
 	{ "no-timing", no_argument, NULL, OPT_NO_TIMING },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "worker-runs", required_argument, NULL, OPT_WORKER_RUNS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -129,6 +134,7 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 	o->seed = 1;
 	o->runs = 10000;
 	o->jobs = 1;
+	o->worker_runs = EXPLORE_WORKER_RUNS;
 	o->trace_dir = EXPLORE_TRACE_DIR;
 	pr_run_options_default(&o->run);
 	opterr = 0;
@@ -255,6 +261,11 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 				return -1;
 			}
 			o->jobs = (unsigned)v;
+			break;
+		case OPT_WORKER_RUNS:
+			if (parse_u64(optarg, &v))
+				return bad_number("--worker-runs", optarg);
+			o->worker_runs = v;
 			break;
 		case OPT_SHARD:
 			if (parse_shard(optarg, o))

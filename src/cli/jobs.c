@@ -164,6 +164,7 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 	struct pr_schedule rec;
 	struct pr_run_result res;
 	struct buf b = { 0 };
+	uint64_t ran = 0;
 
 	pr_schedule_init(&rec);
 	for (;;) {
@@ -173,6 +174,9 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 		/* A signal stops this worker after its current run (the
 		 * handler is inherited), and every worker via quit. */
 		if (atomic_load(&sh->quit) || interrupt_pending())
+			break;
+		/* Retired (--worker-runs): the parent forks a fresh one. */
+		if (o->worker_runs && ran >= o->worker_runs)
 			break;
 		if (o->time_budget > 0 && now() - st->t0 >= o->time_budget)
 			break;
@@ -200,6 +204,7 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 			    now() - st->t0 >= o->time_budget)
 				break;
 			h.done++;
+			ran++;
 			if (pr_run_once(st->tg.prog, st->strat, &o->run, o->seed,
 					st->lo + r, &rec, &res)) {
 				h.nfail++;
@@ -248,6 +253,74 @@ struct wk {
 	int fd;
 	struct buf in;
 };
+
+/*
+ * Fork worker @i of @n into @w[i], reading its messages from a pipe.  The
+ * child closes the other workers' pipes, so that a worker's end of file
+ * means that it has exited.
+ */
+static int spawn(struct explore_state *st, struct shared *sh, struct wk *w,
+		 unsigned n, unsigned i, uint64_t csize)
+{
+	int p[2];
+
+	if (pipe(p)) {
+		fprintf(stderr, "%s explore: error: pipe: %s\n",
+			pr_argv0, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pr_run_before_fork();
+	w[i].pid = fork();
+	if (w[i].pid < 0) {
+		fprintf(stderr, "%s explore: error: fork: %s\n",
+			pr_argv0, strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (w[i].pid == 0) {
+		close(p[0]);
+		for (unsigned j = 0; j < n; j++)
+			if (j != i && w[j].pid > 0 && w[j].fd >= 0)
+				close(w[j].fd);
+		worker(st, sh, p[1], csize);
+		close(p[1]);
+		_exit(0);
+	}
+	close(p[1]);
+	w[i].fd = p[0];
+	return 0;
+}
+
+/*
+ * Worker @x has closed its pipe.  If it retired (--worker-runs) while runs
+ * are left, reap it and fork its successor in the same slot; the chunk
+ * counter is shared, so the successor claims the next chunk as its
+ * predecessor would have.  Returns 1 if a successor runs, 0 if none is
+ * needed, -1 if the worker died or the fork failed.
+ */
+static int replace(struct explore_state *st, struct shared *sh, struct wk *w,
+		   unsigned n, unsigned i, uint64_t csize)
+{
+	const struct explore_opts *o = &st->o;
+	int status;
+
+	if (!o->worker_runs || atomic_load(&sh->quit) || interrupt_pending())
+		return 0;
+	if (o->time_budget > 0 ? now() - st->t0 >= o->time_budget
+			       : atomic_load(&sh->next_chunk) * csize >= st->len)
+		return 0;
+	while (waitpid(w[i].pid, &status, 0) < 0 && errno == EINTR)
+		;
+	w[i].pid = 0;
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		fprintf(stderr, "%s explore: error: worker %u died%s\n",
+			pr_argv0, i, WIFSIGNALED(status) ? " of a signal" : "");
+		return -1;
+	}
+	return spawn(st, sh, w, n, i, csize) ? -1 : 1;
+}
 
 /* Merge one chunk: counts, outcomes, failures in run order. */
 static int merge_chunk(struct explore_state *st, const struct msg *m,
@@ -373,35 +446,11 @@ int explore_jobs(struct explore_state *st)
 	atomic_store(&sh->next_chunk, 0);
 	atomic_store(&sh->stop_at, UINT64_MAX);
 	atomic_store(&sh->quit, 0);
-	fflush(NULL);
 	for (unsigned i = 0; i < n; i++) {
-		int p[2];
-
-		if (pipe(p)) {
-			fprintf(stderr, "%s explore: error: pipe: %s\n",
-				pr_argv0, strerror(errno));
+		if (spawn(st, sh, w, n, i, csize)) {
 			broken = 1;
 			break;
 		}
-		w[i].pid = fork();
-		if (w[i].pid < 0) {
-			fprintf(stderr, "%s explore: error: fork: %s\n",
-				pr_argv0, strerror(errno));
-			close(p[0]);
-			close(p[1]);
-			broken = 1;
-			break;
-		}
-		if (w[i].pid == 0) {
-			close(p[0]);
-			for (unsigned j = 0; j < i; j++)
-				close(w[j].fd);
-			worker(st, sh, p[1], csize);
-			close(p[1]);
-			_exit(0);
-		}
-		close(p[1]);
-		w[i].fd = p[0];
 		open_fds++;
 	}
 	if (broken)
@@ -443,8 +492,19 @@ int explore_jobs(struct explore_state *st)
 				close(x->fd);
 				x->fd = -1;
 				open_fds--;
-				if (x->in.n)
+				if (x->in.n) {
 					broken = 1;	/* a message cut short */
+					continue;
+				}
+				switch (replace(st, sh, w, n,
+						(unsigned)(x - w), csize)) {
+				case 1:
+					open_fds++;
+					break;
+				case -1:
+					broken = 1;
+					break;
+				}
 				continue;
 			}
 			buf_put(&x->in, tmp, (size_t)r);

@@ -135,6 +135,7 @@ int explore_jobs_tree(struct explore_state *st)
 	memset(parts, 0, n * sizeof(*parts));
 	fflush(stdout);
 	fflush(stderr);
+	pr_run_before_fork();	/* else pagerace-tsan's workers see no race */
 	for (unsigned i = 0; i < n; i++) {
 		int fds[2];
 

@@ -105,6 +105,18 @@ PR_NO_TSAN void pr_fiber_tsan_renew(struct pr_fiber *f)
 #endif
 }
 
+PR_NO_TSAN void pr_fiber_tsan_drop(struct pr_fiber *f)
+{
+#if PR_TSAN_ENABLED
+	tsan_set_blind(f, 0);
+	if (f->tsan)
+		__tsan_destroy_fiber(f->tsan);
+	f->tsan = NULL;
+#else
+	(void)f;
+#endif
+}
+
 PR_NO_TSAN void pr_fiber_tsan_main(struct pr_fiber *main)
 {
 #if PR_TSAN_ENABLED

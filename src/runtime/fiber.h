@@ -59,6 +59,8 @@ void pr_fiber_tsan_enter(struct pr_fiber *f);
  * 0..N-1.
  */
 void pr_fiber_tsan_renew(struct pr_fiber *f);
+/* pagerace-tsan: destroy @f's TSan fiber, if any (the next renew makes one). */
+void pr_fiber_tsan_drop(struct pr_fiber *f);
 
 /*
  * pagerace-tsan: make @f's ThreadSanitizer fiber ignore every access and

@@ -190,6 +190,15 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	return res->failed || res->diverged;
 }
 
+PR_NO_TSAN void pr_run_before_fork(void)
+{
+	if (!PR_TSAN_ENABLED)
+		return;
+	for (int i = 0; i < sched_rt.fibers_ready; i++)
+		pr_fiber_tsan_drop(&sched_rt.ctx[i].fiber);
+	pr_tsan_drop_hidden();
+}
+
 /* ---- stress mode (stress.c) ------------------------------------------ */
 
 /* Setup for a stress iteration: contexts and injections, no scheduling. */

@@ -103,6 +103,17 @@ int pr_run_once(const struct pr_program *prog, struct pr_strategy *strat,
 		struct pr_schedule *rec, struct pr_run_result *res);
 
 /*
+ * Call before fork() from a process that has executed runs (explore's
+ * workers).  pagerace-tsan: destroy the ThreadSanitizer fibers kept from
+ * the last run.  TSan counts live fibers as threads, and a child forked
+ * from a process with more than one treats itself as forked from a
+ * multi-threaded program: it ignores every access and reports nothing,
+ * so its runs would find no data race.  The next run makes new fibers,
+ * as the first run of a fresh process does.  A no-op in the plain build.
+ */
+void pr_run_before_fork(void);
+
+/*
  * Optional observer for rich replay: called at every yield point the
  * runtime passes through its slow path (the strategy sets budget 1 to see
  * them all).  NULL by default; exploration never pays for it.

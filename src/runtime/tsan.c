@@ -74,7 +74,10 @@ PR_NO_TSAN int pr_tsan_take(struct pr_tsan_report *out)
 
 #if PR_TSAN_ENABLED
 void AnnotateIgnoreSyncBegin(const char *file, int line);
-void __tsan_ignore_thread_begin(void);	/* clang 14 exports it, no header */
+void AnnotateIgnoreSyncEnd(const char *file, int line);
+/* clang 14 exports them, no header */
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
 
 /*
  * One per thread (explore --jobs forks; stress never hides).  @hidden_from
@@ -113,6 +116,22 @@ PR_TSAN_INVISIBLE void pr_tsan_unhide(void)
 		return;
 	__tsan_switch_to_fiber(hidden_from, __tsan_switch_to_fiber_no_sync);
 	hidden_from = NULL;
+}
+
+PR_TSAN_INVISIBLE void pr_tsan_drop_hidden(void)
+{
+	void *cur;
+
+	if (!hidden_fiber || hidden_from)
+		return;
+	/* A fiber that ends with ignores on stops the process: end them. */
+	cur = __tsan_get_current_fiber();
+	__tsan_switch_to_fiber(hidden_fiber, __tsan_switch_to_fiber_no_sync);
+	AnnotateIgnoreSyncEnd(__FILE__, __LINE__);
+	__tsan_ignore_thread_end();
+	__tsan_switch_to_fiber(cur, __tsan_switch_to_fiber_no_sync);
+	__tsan_destroy_fiber(hidden_fiber);
+	hidden_fiber = NULL;
 }
 
 PR_TSAN_INVISIBLE void pr_tsan_hide_end(void *cookie)

@@ -147,7 +147,13 @@ void pr_tsan_new_history(void);
 void *pr_tsan_hide_begin(void);
 void pr_tsan_hide_end(void *cookie);
 void pr_tsan_unhide(void);
+/* Destroy the hidden fiber (before fork: pr_run_before_fork); remade on use. */
+void pr_tsan_drop_hidden(void);
 #else
+static inline void pr_tsan_drop_hidden(void)
+{
+}
+
 static inline void *pr_tsan_hide_begin(void)
 {
 	return (void *)0;
