@@ -43,7 +43,7 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	c->fn = fn;
 	c->arg = arg;
 	c->flags = flags;
-	c->state = CTX_RUNNABLE;
+	sched_set_state(sched_rt.nctx, CTX_RUNNABLE);
 	c->wait_obj = NULL;
 	c->spin_epoch = 0;
 	c->iter_epoch = UINT64_MAX;
@@ -70,6 +70,7 @@ PR_NO_TSAN int pr_inject(int ctx, const char *name, pr_fn fn, void *arg, int cou
 	e->fn = fn;
 	e->arg = arg;
 	e->remaining = count;
+	sched_choices_stale();
 	return sched_rt.ninj++;
 }
 
@@ -130,6 +131,8 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	memset(res, 0, sizeof(*res));
 	sched_rt.nctx = 0;
 	sched_rt.ninj = 0;
+	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
+	sched_rt.cs_stale = 1;
 	sched_rt.cur = -1;
 	sched_rt.prog = prog;
 	sched_rt.strat = strat;
@@ -200,6 +203,8 @@ PR_NO_TSAN void pr_sched_stress_setup(const struct pr_program *prog,
 	memset(res, 0, sizeof(*res));
 	sched_rt.nctx = 0;
 	sched_rt.ninj = 0;
+	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
+	sched_rt.cs_stale = 1;
 	sched_rt.cur = -1;
 	sched_rt.prog = prog;
 	sched_rt.opts = opts;
