@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(PR_MAX_CTX + PR_MAX_INJECT <= PR_MAX_CHOICES,
+	       "a decision's choices fit its array");
+_Static_assert(PR_MAX_CTX <= 64 && PR_MAX_CTX <= PR_CHOICE_EVENT,
+	       "contexts fit the state masks and the choice codes");
+
 /* ---- decisions ------------------------------------------------------- */
 
 PR_NO_TSAN int sched_ctx_enabled(const struct pr_ctx *c)

@@ -19,6 +19,26 @@ struct sched_rt sched_rt = { .cur = -1 };
 
 /* ---- contexts and events --------------------------------------------- */
 
+/*
+ * Setup names the same contexts the same way every run: compare, and
+ * copy only when the name changed (the first run, or a program that
+ * renames), so a run makes no string copies.  A copy pads with NULs, so
+ * the buffer's bytes are a function of the name alone.
+ */
+PR_NO_TSAN static void set_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++)
+		if (dst[i] != src[i])
+			goto copy;
+	if (dst[i] == '\0')
+		return;
+copy:
+	strncpy(dst, src, len - 1);
+	dst[len - 1] = '\0';
+}
+
 PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
 {
 	struct pr_ctx *c;
@@ -36,9 +56,7 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	}
 	if (sched_rt.opts->tsan_blind)
 		pr_fiber_tsan_blind(&c->fiber);
-	/* strncpy pads with NULs: the name buffer is the same every run. */
-	strncpy(c->name, name, sizeof(c->name) - 1);
-	c->name[sizeof(c->name) - 1] = '\0';
+	set_name(c->name, sizeof(c->name), name);
 	pr_fiber_tsan_name(&c->fiber, c->name);
 	c->fn = fn;
 	c->arg = arg;
@@ -66,7 +84,7 @@ PR_NO_TSAN int pr_inject(int ctx, const char *name, pr_fn fn, void *arg, int cou
 			name);
 	e = &sched_rt.inj[sched_rt.ninj];
 	e->ctx = ctx;
-	snprintf(e->name, sizeof(e->name), "%s", name);
+	set_name(e->name, sizeof(e->name), name);
 	e->fn = fn;
 	e->arg = arg;
 	e->remaining = count;
@@ -89,6 +107,11 @@ PR_NO_TSAN int pr_in_event(void)
 PR_NO_TSAN int pr_nr_ctx(void)
 {
 	return sched_rt.nctx;
+}
+
+PR_NO_TSAN int pr_nr_inject(void)
+{
+	return sched_rt.ninj;
 }
 
 PR_NO_TSAN const char *pr_ctx_name(int ctx)

@@ -35,12 +35,12 @@ PR_NO_TSAN static int dfs_first(struct pr_tree *t, size_t d)
 
 	if (t->bound >= 0 && nd->preemptions >= (uint32_t)t->bound &&
 	    nd->cur != PR_NO_PROC) {
-		allowed = 1u << nd->cur;
+		allowed = PR_PROC_BIT(nd->cur);
 		if (allowed != nd->enabled)
 			t->bound_cut = 1;
 	}
 	nd->backtrack = allowed;
-	if (nd->cur != PR_NO_PROC && (allowed & (1u << nd->cur)))
+	if (nd->cur != PR_NO_PROC && (allowed & (PR_PROC_BIT(nd->cur))))
 		return nd->cur;
 	return pr_proc_lowest(allowed);
 }

@@ -70,13 +70,13 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 				continue;
 			t->sleepers[t->nsleepers++] = *s;
 			nd->sleep_n++;
-			nd->sleep |= 1u << s->proc;
+			nd->sleep |= PR_PROC_BIT(s->proc);
 		}
 	}
 	awake = nd->enabled & ~nd->sleep;
 	if (!awake)
 		return PR_NO_PROC;
-	if (nd->cur != PR_NO_PROC && (awake & (1u << nd->cur)))
+	if (nd->cur != PR_NO_PROC && (awake & (PR_PROC_BIT(nd->cur))))
 		return nd->cur;
 	return pr_proc_lowest(awake);
 }
@@ -110,9 +110,9 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 		for (int q = 0; q < ninv && initial; q++)
 			initial = firstv[inv[q]] > ck[inv[q]];
 		if (initial)
-			initials |= 1u << pk;
-		if (!(seen & (1u << pk))) {
-			seen |= 1u << pk;
+			initials |= PR_PROC_BIT(pk);
+		if (!(seen & (PR_PROC_BIT(pk)))) {
+			seen |= PR_PROC_BIT(pk);
 			inv[ninv++] = pk;
 			firstv[pk] = d->seq[k];
 		}
@@ -120,10 +120,10 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 	cand = initials & nj->enabled;
 	if (!cand || (cand & nj->backtrack))
 		return;
-	if (cand & (1u << t->node[i].ev.proc))
-		nj->backtrack |= 1u << t->node[i].ev.proc;
+	if (cand & (PR_PROC_BIT(t->node[i].ev.proc)))
+		nj->backtrack |= PR_PROC_BIT(t->node[i].ev.proc);
 	else
-		nj->backtrack |= 1u << pr_proc_lowest(cand);
+		nj->backtrack |= PR_PROC_BIT(pr_proc_lowest(cand));
 }
 
 PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)

@@ -97,8 +97,8 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	int ctx = p < PR_MAX_CTX ? p : t->target[p];
 
 	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
-		if ((nd->enabled & (1u << q)) && t->target[q] == ctx)
-			s |= 1u << q;
+		if ((nd->enabled & (PR_PROC_BIT(q))) && t->target[q] == ctx)
+			s |= PR_PROC_BIT(q);
 	return s;
 }
 
@@ -119,7 +119,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 
 	for (int i = 0; i < cs->n; i++) {
 		p = pr_event_proc(pr_choice_code(&cs->c[i]));
-		en |= 1u << p;
+		en |= PR_PROC_BIT(p);
 		idx_of[p] = i;
 		t->target[p] = cs->c[i].ctx;
 	}
@@ -132,9 +132,10 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		if (nd->enabled != en || nd->cur != cur) {
 			snprintf(t->error, t->errlen,
 				 "step %zu: the choices differ from the execution "
-				 "this one replays (enabled %#x, was %#x): the "
-				 "program is not deterministic", d, en,
-				 nd->enabled);
+				 "this one replays (enabled %#llx, was %#llx): the "
+				 "program is not deterministic", d,
+				 (unsigned long long)en,
+				 (unsigned long long)nd->enabled);
 			return -1;
 		}
 		/* The branch: a new choice at the last top level is a leaf. */
@@ -173,8 +174,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		if (nd->top && t->full_top)
 			nd->backtrack = nd->enabled;
 		nd->chosen = (uint8_t)p;
-		nd->backtrack |= 1u << p;
-		nd->done |= 1u << p;
+		nd->backtrack |= PR_PROC_BIT(p);
+		nd->done |= PR_PROC_BIT(p);
 		if (nd->top && nd->ntop + 1u == t->split && leaf_is_foreign(t)) {
 			t->foreign = 1;
 			t->pos = d + 1;
@@ -209,10 +210,10 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 			*slot = nd->ev;
 			t->nsleepers++;
 			nd->sleep_n++;
-			nd->sleep |= 1u << nd->chosen;
+			nd->sleep |= PR_PROC_BIT(nd->chosen);
 		}
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
-		nd->done |= 1u << nd->chosen;
+		nd->done |= PR_PROC_BIT(nd->chosen);
 		t->n = t->prefix = d + 1;
 		t->fresh = d;
 		return;
