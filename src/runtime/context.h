@@ -62,6 +62,14 @@ int pr_events_disabled(void);
  */
 unsigned long pr_crash_count(void);
 
+/*
+ * Per-CPU state indexed by context id need only be reset in the slots a
+ * context ever used: ids below pr_ctx_slots() (at least 1, for setup's
+ * CPU 0).  The others are as their first full reset left them.  After a
+ * contained crash it is PR_MAX_CTX: a wild store may be anywhere.
+ */
+int pr_ctx_slots(void);
+
 int pr_self(void);		/* current context id, -1 outside a run */
 int pr_in_event(void);		/* running an injected event's handler */
 int pr_nr_ctx(void);

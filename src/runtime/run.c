@@ -17,6 +17,13 @@ const struct pr_site sched_site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL
 
 struct sched_rt sched_rt = { .cur = -1 };
 
+static int ctx_slots = 1;	/* 1 + the highest context id ever spawned */
+
+PR_NO_TSAN int pr_ctx_slots(void)
+{
+	return pr_crash_count() ? PR_MAX_CTX : ctx_slots;
+}
+
 /* ---- contexts and events --------------------------------------------- */
 
 /*
@@ -57,6 +64,8 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	if (sched_rt.opts->tsan_blind)
 		pr_fiber_tsan_blind(&c->fiber);
 	set_name(c->name, sizeof(c->name), name);
+	if (sched_rt.nctx >= ctx_slots)
+		ctx_slots = sched_rt.nctx + 1;
 	pr_fiber_tsan_name(&c->fiber, c->name);
 	c->fn = fn;
 	c->arg = arg;
