@@ -49,11 +49,6 @@ PR_TSAN_INVISIBLE void sched_tsan_switch_out(void)
 }
 
 
-/* The running context's site lives in pr_hot; the others' in their ctx. */
-PR_NO_TSAN const struct pr_site *sched_ctx_at(int i)
-{
-	return i == sched_rt.cur ? pr_hot.site : sched_rt.ctx[i].at;
-}
 
 PR_NO_TSAN void sched_set_at(const struct pr_site *site, const void *obj)
 {

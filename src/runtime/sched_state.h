@@ -100,7 +100,11 @@ extern char sched_run_sync, sched_end_sync;
 
 /* sched.c */
 void sched_tsan_switch_out(void);
-const struct pr_site *sched_ctx_at(int i);
+/* The running context's site lives in pr_hot; the others' in their ctx. */
+PR_NO_TSAN static inline const struct pr_site *sched_ctx_at(int i)
+{
+	return i == sched_rt.cur ? pr_hot.site : sched_rt.ctx[i].at;
+}
 void sched_set_at(const struct pr_site *site, const void *obj);
 void sched_account(void);
 void sched_mark_changed(void);
