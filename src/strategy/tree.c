@@ -183,17 +183,35 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		}
 	}
 	pr_event_begin(&nd->ev, pr_proc_code(nd->chosen));
-	if (nd->ev.kind != PR_EV_START)
+	/*
+	 * A bounded search explores deliveries before a context's first step
+	 * and wherever a switch is free too: later, the same delivery may
+	 * cost a preemption the bound cannot pay.
+	 */
+	if (nd->ev.kind != PR_EV_START || t->bound >= 0)
 		nd->backtrack |= pr_tree_interrupts_of(t, nd, nd->chosen);
+	if (t->bound >= 0 && nd->cur == PR_NO_PROC)
+		nd->backtrack |= nd->enabled & ~(PR_PROC_BIT(PR_MAX_CTX) - 1);
 	t->pos++;
 	*budget = 1;
 	return idx_of[nd->chosen];
 }
 
+PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
+				      const struct pr_tnode *nd)
+{
+	if (t->bound < 0 || nd->cur == PR_NO_PROC ||
+	    nd->preemptions < (uint32_t)t->bound)
+		return nd->enabled;
+	if (nd->enabled != PR_PROC_BIT(nd->cur))
+		t->bound_cut = 1;
+	return PR_PROC_BIT(nd->cur);
+}
+
 /*
- * The deepest node with a choice left: take it (the subtree under its
- * old choice is complete, so that choice now sleeps there), and replay
- * down to it next time.
+ * The deepest node with a choice left within the preemption bound: take
+ * it (the subtree under its old choice is complete, so that choice now
+ * sleeps there), and replay down to it next time.
  */
 PR_NO_TSAN static void next_branch(struct pr_tree *t)
 {
@@ -202,6 +220,8 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
 		struct pr_event *slot;
 
+		if (left && t->bound >= 0)
+			left &= pr_tree_allowed(t, nd);
 		if (!left)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
