@@ -11,6 +11,10 @@
 // v1 (no PageFree test) for 20 seeds under Relacy's random scheduler.  Its
 // random scheduler seeds iteration i with i, so "seed s" starts the
 // iterations at 1 + s * 10^7.  Usage: spec_micro_relacy [SCALE]
+//                                      spec_micro_relacy --rate RUNS
+// (runs/s of the fixed protocol under the random scheduler only, for
+// bench/peer_ratio.sh).  put_page is a load and a compare-and-swap loop on
+// both sides (spec_micro_pagerace.c says why).
 
 #include <relacy/relacy.hpp>
 
@@ -19,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <string>
 
 static const int FREE = 0x10000;
 static bool v1;
@@ -92,6 +97,20 @@ int main(int argc, char **argv)
 	unsigned long n = 2000000;
 	std::ostringstream sink;
 
+	if (argc == 3 && std::string(argv[1]) == "--rate") {
+		rl::test_params p;
+		p.search_type = rl::random_scheduler_type;
+		p.iteration_count = std::strtoul(argv[2], 0, 10);
+		p.output_stream = &sink;
+		p.progress_stream = &sink;
+		v1 = false;
+		double t0 = now();
+		bool ok = rl::simulate<spec_test>(p);
+		double dt = now() - t0;
+		std::printf("runs/s %.0f failures %d\n",
+			    p.iteration_count / dt, ok ? 0 : 1);
+		return ok ? 0 : 1;
+	}
 	if (argc > 1)
 		n = (unsigned long)(atof(argv[1]) * (double)n);
 

@@ -74,7 +74,8 @@ PR_NO_TSAN void shadow_reset(void)
 	shadow = store;
 	nr_shadow = max_mapnr;
 	memset(shadow, 0, nr_shadow * sizeof(*shadow));
-	memset(cpu_lookup, 0, sizeof(cpu_lookup));
+	/* Slots no context ever used are still zero (pr_ctx_slots). */
+	memset(cpu_lookup, 0, (size_t)pr_ctx_slots() * sizeof(cpu_lookup[0]));
 }
 
 PR_NO_TSAN static int self_slot(void)

@@ -27,6 +27,7 @@
 #include "model/page_alloc.h"
 #include "check/shadow.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@
 struct zone zone_normal;
 
 static int pcp_batch = 1;
+static int pageset_ready;	/* every CPU's lists set up with pcp_batch */
 
 enum { SH_USE = 0, SH_PCP, SH_BUDDY };
 
@@ -618,6 +620,8 @@ struct page *page_cache_alloc_cold(struct address_space *x)
 
 void page_alloc_set_batch(int batch)
 {
+	if (pcp_batch != (batch < 1 ? 1 : batch))
+		pageset_ready = 0;	/* every CPU's lists again */
 	pcp_batch = batch < 1 ? 1 : batch;
 }
 
@@ -647,6 +651,7 @@ void page_alloc_reset(void)
 {
 	struct zone *zone = &zone_normal;
 	unsigned long pfn;
+	int npageset;
 
 	if (shadow_nr != max_mapnr) {
 		free(shadow);
@@ -658,13 +663,27 @@ void page_alloc_reset(void)
 		shadow_nr = max_mapnr;
 	}
 
+	/*
+	 * The per-CPU lists of CPUs no context ever ran on are as the first
+	 * reset left them (pr_ctx_slots): reset the rest of the zone and the
+	 * used ones.
+	 */
 	pr_tsan_new_memory(zone, sizeof(*zone));
-	memset(zone, 0, sizeof(*zone));
+	if (!pageset_ready) {
+		memset(zone, 0, sizeof(*zone));
+		npageset = NR_CPUS;
+		pageset_ready = 1;
+	} else {
+		npageset = pr_ctx_slots();
+		memset(zone, 0, offsetof(struct zone, pageset));
+		memset(&zone->lru_lock, 0,
+		       sizeof(*zone) - offsetof(struct zone, lru_lock));
+	}
 	spin_lock_init(&zone->lock);
 	spin_lock_init(&zone->lru_lock);
 	for (int order = 0; order < MAX_ORDER; order++)
 		INIT_LIST_HEAD(&zone->free_area[order].free_list);
-	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (int cpu = 0; cpu < npageset; cpu++)
 		setup_pageset(&zone->pageset[cpu], pcp_batch);
 	INIT_LIST_HEAD(&zone->active_list);
 	INIT_LIST_HEAD(&zone->inactive_list);

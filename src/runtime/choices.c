@@ -10,6 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(PR_MAX_CTX + PR_MAX_INJECT <= PR_MAX_CHOICES,
+	       "a decision's choices fit its array");
+_Static_assert(PR_MAX_CTX <= 64 && PR_MAX_CTX <= PR_CHOICE_EVENT,
+	       "contexts fit the state masks and the choice codes");
+
 /* ---- decisions ------------------------------------------------------- */
 
 PR_NO_TSAN int sched_ctx_enabled(const struct pr_ctx *c)
@@ -26,36 +31,68 @@ PR_NO_TSAN int sched_inj_enabled(const struct pr_injection *e)
 	       (t->state == CTX_RUNNABLE || t->state == CTX_SPINNING);
 }
 
-PR_NO_TSAN void sched_build_choices(struct pr_choices *cs, enum pr_reason reason)
+/*
+ * Rebuild the array from the masks: enabled contexts by id, then
+ * deliverable injections by id -- the order every strategy and every
+ * stored trace's choice indices assume.  O(enabled + injections), not
+ * O(contexts): a 32-CPU run with most CPUs blocked pays for the few
+ * that can run.
+ */
+PR_NO_TSAN static void rebuild(struct pr_choices *cs)
 {
-	cs->n = 0;
-	cs->current = -1;
-	for (int i = 0; i < sched_rt.nctx; i++) {
-		struct pr_ctx *c = &sched_rt.ctx[i];
+	uint64_t m = sched_rt.runnable | sched_rt.spinning;
+	int n = 0;
 
-		if (!sched_ctx_enabled(c))
+	memset(sched_rt.cs_pos, -1, sizeof(sched_rt.cs_pos));
+	while (m) {
+		int i = __builtin_ctzll(m);
+		uint64_t bit = m & -m;
+		int spin = (sched_rt.spinning & bit) != 0;
+
+		m ^= bit;
+		if (spin && sched_rt.ctx[i].spin_epoch == pr_hot.store_epoch)
 			continue;
-		if (i == sched_rt.cur && c->state == CTX_RUNNABLE)
-			cs->current = cs->n;
-		cs->c[cs->n].ctx = (uint8_t)i;
-		cs->c[cs->n].inject = -1;
-		cs->c[cs->n].was_spinning = c->state == CTX_SPINNING;
-		cs->n++;
+		sched_rt.cs_pos[i] = (int8_t)n;
+		cs->c[n].ctx = (uint8_t)i;
+		cs->c[n].inject = -1;
+		cs->c[n].was_spinning = (uint8_t)spin;
+		n++;
 	}
 	for (int i = 0; i < sched_rt.ninj; i++) {
 		if (!sched_inj_enabled(&sched_rt.inj[i]))
 			continue;
-		cs->c[cs->n].ctx = (uint8_t)sched_rt.inj[i].ctx;
-		cs->c[cs->n].inject = (int8_t)i;
-		cs->c[cs->n].was_spinning = 0;
-		cs->n++;
+		cs->c[n].ctx = (uint8_t)sched_rt.inj[i].ctx;
+		cs->c[n].inject = (int8_t)i;
+		cs->c[n].was_spinning = 0;
+		n++;
 	}
+	cs->n = n;
+	/* A spinner's enabledness moves with store_epoch: never cached. */
+	sched_rt.cs_stale = sched_rt.spinning != 0;
+}
+
+/**
+ * sched_build_choices - the enabled choices at this decision
+ *
+ * The array of the last decision is kept while nothing that decides
+ * enabledness changed (sched_set_state, sched_choices_stale); most
+ * decisions only end a budget, so they only refresh where the running
+ * context sits in it and the decision's own fields.
+ */
+PR_NO_TSAN void sched_build_choices(struct pr_choices *cs, enum pr_reason reason)
+{
+	int cur = sched_rt.cur;
+
+	if (sched_rt.cs_stale)
+		rebuild(cs);
+	cs->current = cur >= 0 && sched_rt.ctx[cur].state == CTX_RUNNABLE
+		? sched_rt.cs_pos[cur] : -1;
 	cs->reason = reason;
-	cs->prev_ctx = sched_rt.cur;
+	cs->prev_ctx = cur;
 	cs->step = sched_rt.steps;
 	cs->seg_steps = sched_rt.seg_steps;
 	cs->seg_code = sched_rt.seg_code;
-	cs->at = sched_rt.cur >= 0 ? sched_ctx_at(sched_rt.cur) : NULL;
+	cs->at = cur >= 0 ? sched_ctx_at(cur) : NULL;
 }
 
 PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)

@@ -14,8 +14,17 @@
 #include <stdarg.h>
 #include "runtime/yield.h"
 
-#define PR_MAX_CTX	16	/* contexts per run */
-#define PR_MAX_INJECT	16	/* injection points per run */
+/*
+ * What bounds these: a schedule codes a context as its id below
+ * PR_CHOICE_EVENT (64, fixed by the trace format) and an injection as
+ * PR_CHOICE_EVENT + id; the scheduler keeps contexts in 64-bit masks,
+ * dfs and dpor keep contexts and injections together in one 64-bit set
+ * (strategy/dependence.h), and a decision offers at most
+ * PR_MAX_CTX + PR_MAX_INJECT <= PR_MAX_CHOICES choices.  40 + 24 fills
+ * that; raising either needs a wider set first.
+ */
+#define PR_MAX_CTX	40	/* contexts per run: 32 CPUs and daemons */
+#define PR_MAX_INJECT	24	/* injection points per run */
 
 typedef void (*pr_fn)(void *arg);
 
@@ -53,9 +62,18 @@ int pr_events_disabled(void);
  */
 unsigned long pr_crash_count(void);
 
+/*
+ * Per-CPU state indexed by context id need only be reset in the slots a
+ * context ever used: ids below pr_ctx_slots() (at least 1, for setup's
+ * CPU 0).  The others are as their first full reset left them.  After a
+ * contained crash it is PR_MAX_CTX: a wild store may be anywhere.
+ */
+int pr_ctx_slots(void);
+
 int pr_self(void);		/* current context id, -1 outside a run */
 int pr_in_event(void);		/* running an injected event's handler */
 int pr_nr_ctx(void);
+int pr_nr_inject(void);
 const char *pr_ctx_name(int ctx);
 const char *pr_inject_name(int inject);
 uint64_t pr_step(void);		/* yield points passed so far in this run */

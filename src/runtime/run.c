@@ -17,7 +17,34 @@ const struct pr_site sched_site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL
 
 struct sched_rt sched_rt = { .cur = -1 };
 
+static int ctx_slots = 1;	/* 1 + the highest context id ever spawned */
+
+PR_NO_TSAN int pr_ctx_slots(void)
+{
+	return pr_crash_count() ? PR_MAX_CTX : ctx_slots;
+}
+
 /* ---- contexts and events --------------------------------------------- */
+
+/*
+ * Setup names the same contexts the same way every run: compare, and
+ * copy only when the name changed (the first run, or a program that
+ * renames), so a run makes no string copies.  A copy pads with NULs, so
+ * the buffer's bytes are a function of the name alone.
+ */
+PR_NO_TSAN static void set_name(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i]; i++)
+		if (dst[i] != src[i])
+			goto copy;
+	if (dst[i] == '\0')
+		return;
+copy:
+	strncpy(dst, src, len - 1);
+	dst[len - 1] = '\0';
+}
 
 PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flags)
 {
@@ -36,14 +63,14 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	}
 	if (sched_rt.opts->tsan_blind)
 		pr_fiber_tsan_blind(&c->fiber);
-	/* strncpy pads with NULs: the name buffer is the same every run. */
-	strncpy(c->name, name, sizeof(c->name) - 1);
-	c->name[sizeof(c->name) - 1] = '\0';
+	set_name(c->name, sizeof(c->name), name);
+	if (sched_rt.nctx >= ctx_slots)
+		ctx_slots = sched_rt.nctx + 1;
 	pr_fiber_tsan_name(&c->fiber, c->name);
 	c->fn = fn;
 	c->arg = arg;
 	c->flags = flags;
-	c->state = CTX_RUNNABLE;
+	sched_set_state(sched_rt.nctx, CTX_RUNNABLE);
 	c->wait_obj = NULL;
 	c->spin_epoch = 0;
 	c->iter_epoch = UINT64_MAX;
@@ -66,10 +93,11 @@ PR_NO_TSAN int pr_inject(int ctx, const char *name, pr_fn fn, void *arg, int cou
 			name);
 	e = &sched_rt.inj[sched_rt.ninj];
 	e->ctx = ctx;
-	snprintf(e->name, sizeof(e->name), "%s", name);
+	set_name(e->name, sizeof(e->name), name);
 	e->fn = fn;
 	e->arg = arg;
 	e->remaining = count;
+	sched_choices_stale();
 	return sched_rt.ninj++;
 }
 
@@ -88,6 +116,11 @@ PR_NO_TSAN int pr_in_event(void)
 PR_NO_TSAN int pr_nr_ctx(void)
 {
 	return sched_rt.nctx;
+}
+
+PR_NO_TSAN int pr_nr_inject(void)
+{
+	return sched_rt.ninj;
 }
 
 PR_NO_TSAN const char *pr_ctx_name(int ctx)
@@ -130,6 +163,8 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	memset(res, 0, sizeof(*res));
 	sched_rt.nctx = 0;
 	sched_rt.ninj = 0;
+	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
+	sched_rt.cs_stale = 1;
 	sched_rt.cur = -1;
 	sched_rt.prog = prog;
 	sched_rt.strat = strat;
@@ -209,6 +244,8 @@ PR_NO_TSAN void pr_sched_stress_setup(const struct pr_program *prog,
 	memset(res, 0, sizeof(*res));
 	sched_rt.nctx = 0;
 	sched_rt.ninj = 0;
+	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
+	sched_rt.cs_stale = 1;
 	sched_rt.cur = -1;
 	sched_rt.prog = prog;
 	sched_rt.opts = opts;

@@ -44,7 +44,15 @@ struct pr_schedule {
 
 void pr_schedule_init(struct pr_schedule *s);
 void pr_schedule_free(struct pr_schedule *s);
-void pr_schedule_push(struct pr_schedule *s, const struct pr_segment *seg);
+void pr_schedule_grow(struct pr_schedule *s);
+/* Append @seg; the array grows geometrically and is kept between runs. */
+PR_NO_TSAN static inline void pr_schedule_push(struct pr_schedule *s,
+					       const struct pr_segment *seg)
+{
+	if (__builtin_expect(s->n == s->cap, 0))
+		pr_schedule_grow(s);
+	s->seg[s->n++] = *seg;
+}
 uint64_t pr_schedule_steps(const struct pr_schedule *s);
 /* The label of segment @i's end, whichever way the schedule was made. */
 const char *pr_segment_end_label(const struct pr_segment *seg, char *buf,

@@ -49,11 +49,6 @@ PR_TSAN_INVISIBLE void sched_tsan_switch_out(void)
 }
 
 
-/* The running context's site lives in pr_hot; the others' in their ctx. */
-PR_NO_TSAN const struct pr_site *sched_ctx_at(int i)
-{
-	return i == sched_rt.cur ? pr_hot.site : sched_rt.ctx[i].at;
-}
 
 PR_NO_TSAN void sched_set_at(const struct pr_site *site, const void *obj)
 {
@@ -88,6 +83,7 @@ PR_NO_TSAN void sched_account(void)
 PR_NO_TSAN void sched_mark_changed(void)
 {
 	sched_rt.changed = 1;
+	sched_choices_stale();
 	if (sched_rt.cur >= 0 && pr_hot.budget > 1) {
 		sched_rt.budget_start -= pr_hot.budget - 1;
 		pr_hot.budget = 1;
@@ -208,9 +204,10 @@ PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 	sched_rt.budget_start = pr_hot.budget = budget;
 
 	if (sched_rt.ctx[ch->ctx].state == CTX_SPINNING)
-		sched_rt.ctx[ch->ctx].state = CTX_RUNNABLE;
+		sched_set_state(ch->ctx, CTX_RUNNABLE);
 	if (ch->inject >= 0) {
 		sched_rt.inj[ch->inject].remaining--;
+		sched_choices_stale();
 		sched_rt.ctx[ch->ctx].pending_event = ch->inject;
 	}
 	pr_tsan_hide_end(hide);
@@ -232,6 +229,7 @@ PR_NO_TSAN static void run_event(struct pr_ctx *c)
 	e->fn(e->arg);
 	c->events_off--;
 	c->in_event--;
+	sched_choices_stale();	/* its events are unmasked again */
 	sched_set_at(&sched_site_iret, NULL);
 	pr_hot.budget--;	/* the return from the handler is a step */
 	sched_decide(PR_R_IRET);
@@ -245,7 +243,7 @@ PR_NO_TSAN static void fiber_entry(void)
 	if (c->pending_event >= 0)
 		run_event(c);
 	c->fn(c->arg);
-	c->state = CTX_DONE;
+	sched_set_state(sched_rt.cur, CTX_DONE);
 	sched_set_at(&sched_site_exit, NULL);
 	pr_hot.budget--;	/* the exit is a step */
 	sched_decide(PR_R_EXIT);
@@ -305,7 +303,7 @@ PR_NO_TSAN void pr_spin(const struct pr_site *site, const void *obj)
 	 * snapshot is taken where the pass began, not here.  A first pass has
 	 * no known beginning: it counts as stale, which costs one extra pass.
 	 */
-	c->state = CTX_SPINNING;
+	sched_set_state(sched_rt.cur, CTX_SPINNING);
 	c->spin_epoch = c->iter_epoch;
 	c->wait_obj = obj;
 	pr_hot.spinners = 1;
@@ -329,7 +327,7 @@ PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 	sched_set_at(site, waitq);
 	if (sched_rt.observer)
 		observe(site, waitq);
-	c->state = CTX_BLOCKED;
+	sched_set_state(sched_rt.cur, CTX_BLOCKED);
 	c->wait_obj = waitq;
 	sched_decide(PR_R_BLOCK);
 	c->wait_obj = NULL;
@@ -354,17 +352,18 @@ PR_NO_TSAN void pr_wake_spinners(void)
 PR_NO_TSAN void pr_wake(const void *waitq)
 {
 	int woke = 0;
+	uint64_t m;
 
 	if (pr_stress_on) {
 		pr_stress_wake(waitq);
 		return;
 	}
 	pr_effect(waitq, 0, PR_EFF_WAKE);
-	for (int i = 0; i < sched_rt.nctx; i++) {
-		struct pr_ctx *c = &sched_rt.ctx[i];
+	for (m = sched_rt.blocked; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
 
-		if (c->state == CTX_BLOCKED && c->wait_obj == waitq) {
-			c->state = CTX_RUNNABLE;
+		if (sched_rt.ctx[i].wait_obj == waitq) {
+			sched_set_state(i, CTX_RUNNABLE);
 			woke = 1;
 		}
 	}

@@ -78,6 +78,18 @@ struct sched_rt {
 	pr_step_observer observer;
 	pr_decision_observer decision_observer;
 	struct pr_choices cs;
+
+	/*
+	 * The enabled set, kept as it changes (choices.c): contexts by state
+	 * as bit masks, so a decision reads the set instead of scanning
+	 * every context, and the last decision's array is reused while
+	 * nothing changed (@cs_stale clear).  Bit i is context i.
+	 */
+	uint64_t runnable;	/* CTX_RUNNABLE */
+	uint64_t spinning;	/* CTX_SPINNING: enabled once store_epoch moves */
+	uint64_t blocked;	/* CTX_BLOCKED, for pr_wake */
+	int cs_stale;		/* rebuild sched_rt.cs at the next decision */
+	int8_t cs_pos[PR_MAX_CTX];	/* a context's index in cs.c, -1: none */
 };
 
 extern struct sched_rt sched_rt;
@@ -88,7 +100,11 @@ extern char sched_run_sync, sched_end_sync;
 
 /* sched.c */
 void sched_tsan_switch_out(void);
-const struct pr_site *sched_ctx_at(int i);
+/* The running context's site lives in pr_hot; the others' in their ctx. */
+PR_NO_TSAN static inline const struct pr_site *sched_ctx_at(int i)
+{
+	return i == sched_rt.cur ? pr_hot.site : sched_rt.ctx[i].at;
+}
 void sched_set_at(const struct pr_site *site, const void *obj);
 void sched_account(void);
 void sched_mark_changed(void);
@@ -96,6 +112,34 @@ void sched_close_segment(uint64_t min_steps);
 void sched_decide(enum pr_reason reason);
 
 /* choices.c */
+/*
+ * Every change of a context's state goes through here, so that the masks
+ * above stay exact; anything else that changes what could be chosen
+ * (interrupts masked or delivered, a memory model's pending flushes)
+ * calls sched_choices_stale().
+ */
+PR_NO_TSAN static inline void sched_set_state(int i, enum ctx_state st)
+{
+	uint64_t bit = (uint64_t)1 << i;
+
+	sched_rt.runnable &= ~bit;
+	sched_rt.spinning &= ~bit;
+	sched_rt.blocked &= ~bit;
+	if (st == CTX_RUNNABLE)
+		sched_rt.runnable |= bit;
+	else if (st == CTX_SPINNING)
+		sched_rt.spinning |= bit;
+	else if (st == CTX_BLOCKED)
+		sched_rt.blocked |= bit;
+	sched_rt.ctx[i].state = st;
+	sched_rt.cs_stale = 1;
+}
+
+PR_NO_TSAN static inline void sched_choices_stale(void)
+{
+	sched_rt.cs_stale = 1;
+}
+
 int sched_ctx_enabled(const struct pr_ctx *c);
 int sched_inj_enabled(const struct pr_injection *e);
 void sched_build_choices(struct pr_choices *cs, enum pr_reason reason);

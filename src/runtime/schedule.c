@@ -71,18 +71,15 @@ PR_NO_TSAN void pr_schedule_free(struct pr_schedule *s)
 	memset(s, 0, sizeof(*s));
 }
 
-PR_NO_TSAN void pr_schedule_push(struct pr_schedule *s, const struct pr_segment *seg)
+PR_NO_TSAN void pr_schedule_grow(struct pr_schedule *s)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct pr_segment *n = realloc(s->seg, cap * sizeof(*n));
+	size_t cap = s->cap ? s->cap * 2 : 1024;
+	struct pr_segment *n = realloc(s->seg, cap * sizeof(*n));
 
-		if (!n)
-			abort();	/* out of memory: nothing sane to do */
-		s->seg = n;
-		s->cap = cap;
-	}
-	s->seg[s->n++] = *seg;
+	if (!n)
+		abort();	/* out of memory: nothing sane to do */
+	s->seg = n;
+	s->cap = cap;
 }
 
 PR_NO_TSAN uint64_t pr_schedule_steps(const struct pr_schedule *s)

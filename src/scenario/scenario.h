@@ -28,8 +28,8 @@ struct address_space;
 
 /* Limits: exceeding one is an error at the offending token. */
 #define SCN_MAX_FILE		(1u << 20)	/* bytes */
-#define SCN_MAX_CPUS		8
-#define SCN_MAX_IRQS		8
+#define SCN_MAX_CPUS		32	/* + the RCU daemon: PR_MAX_CTX */
+#define SCN_MAX_IRQS		16
 #define SCN_NREGS		16		/* r0 .. r15 per body */
 #define SCN_MAX_NAMES		16		/* pages named in init */
 #define SCN_MAX_INIT		32		/* init statements */

@@ -30,6 +30,15 @@
 #include <stdlib.h>
 
 #define PCT_MAX_DEPTH	16
+/*
+ * The draws of a run are a function of these two, so they stay at the
+ * 16 contexts and 16 events PCT was first written for: every stored PCT
+ * trace (named -seedN-runM) keeps its schedule.  A run with more contexts
+ * or events ranks the extra ones on a stream of their own (pct_widen).
+ */
+#define PCT_BASE_CTX	16
+#define PCT_BASE_INJ	16
+#define PCT_BASE_SLOTS	(PCT_BASE_CTX + PCT_BASE_INJ)
 #define PCT_SLOTS	(PR_MAX_CTX + PR_MAX_INJECT)
 
 struct pct_strategy {
@@ -42,30 +51,68 @@ struct pct_strategy {
 	uint64_t change[PCT_MAX_DEPTH];
 	int nchange, next_change;
 	int64_t lowest;		/* next priority for a deprioritised choice */
+	uint64_t seed, run;
+	int wide;		/* the extra slots are ranked (pct_widen) */
 };
 
+/* Slots 0..31 as PCT always numbered them; wider runs' extras after. */
 PR_NO_TSAN static int slot_of(const struct pr_choice *c)
 {
-	return c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
+	if (c->inject < 0)
+		return c->ctx < PCT_BASE_CTX ? c->ctx
+			: PCT_BASE_SLOTS + c->ctx - PCT_BASE_CTX;
+	return c->inject < PCT_BASE_INJ ? PCT_BASE_CTX + c->inject
+		: PCT_BASE_SLOTS + PR_MAX_CTX - PCT_BASE_CTX + c->inject -
+		  PCT_BASE_INJ;
+}
+
+/*
+ * A run with more than 16 contexts or events: rank the extra slots too.
+ * Inserting each at a uniform position among the ranks so far extends
+ * the first 32 slots' uniform permutation to a uniform permutation of
+ * all, keeping their relative order, so the base slots compare exactly
+ * as before; the draws come from a stream of their own and leave the
+ * run's main stream (change points, arrivals) untouched.
+ */
+PR_NO_TSAN static void pct_widen(struct pct_strategy *p)
+{
+	struct pr_rng r;
+	int n = PCT_BASE_SLOTS;
+
+	pr_rng_seed(&r, p->seed, p->run, 3);
+	for (int x = PCT_BASE_SLOTS; x < PCT_SLOTS; x++, n++) {
+		int64_t pos = p->depth + (int64_t)pr_rng_below(&r, (uint64_t)n + 1);
+
+		for (int i = 0; i < x; i++)
+			if (p->prio[i] >= pos)
+				p->prio[i]++;
+		p->prio[x] = pos;
+	}
+	for (int i = PCT_BASE_INJ; i < PR_MAX_INJECT; i++)
+		p->arrival[i] = 1 + pr_rng_below(&r, p->k);
+	p->wide = 1;
 }
 
 PR_NO_TSAN static void pct_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 {
 	struct pct_strategy *p = (struct pct_strategy *)s;
-	int perm[PCT_SLOTS];
+	int perm[PCT_BASE_SLOTS];
 
 	pr_rng_seed(&p->rng, seed, run, 2);
+	p->seed = seed;
+	p->run = run;
+	p->wide = 0;
 	/* A uniform random permutation (Fisher-Yates) of d .. d+SLOTS-1. */
-	for (int i = 0; i < PCT_SLOTS; i++)
+	for (int i = 0; i < PCT_BASE_SLOTS; i++)
 		perm[i] = i;
-	for (int i = PCT_SLOTS - 1; i > 0; i--) {
+	for (int i = PCT_BASE_SLOTS - 1; i > 0; i--) {
 		int j = (int)pr_rng_below(&p->rng, (uint64_t)i + 1);
 		int t = perm[i];
 
 		perm[i] = perm[j];
 		perm[j] = t;
 	}
-	for (int i = 0; i < PCT_SLOTS; i++)
+	for (int i = 0; i < PCT_BASE_SLOTS; i++)
 		p->prio[i] = p->depth + perm[i];
 	p->nchange = p->depth - 1;
 	for (int i = 0; i < p->nchange; i++)
@@ -80,7 +127,7 @@ PR_NO_TSAN static void pct_begin(struct pr_strategy *s, uint64_t seed, uint64_t 
 		}
 	p->next_change = 0;
 	p->lowest = 0;
-	for (int i = 0; i < PR_MAX_INJECT; i++)
+	for (int i = 0; i < PCT_BASE_INJ; i++)
 		p->arrival[i] = 1 + pr_rng_below(&p->rng, p->k);
 }
 
@@ -91,12 +138,18 @@ PR_NO_TSAN static int pct_pick(struct pr_strategy *s, const struct pr_choices *c
 	uint64_t next = UINT64_MAX;
 	int best = -1;
 
+	if (!p->wide && cs->reason == PR_R_START &&
+	    (pr_nr_ctx() > PCT_BASE_CTX || pr_nr_inject() > PCT_BASE_INJ))
+		pct_widen(p);
 	if (cs->prev_ctx >= 0 && cs->reason == PR_R_SPIN)
-		p->prio[cs->prev_ctx] = p->lowest--;
+		p->prio[slot_of(&(struct pr_choice){ .ctx = (uint8_t)cs->prev_ctx,
+						     .inject = -1 })] = p->lowest--;
 	while (p->next_change < p->nchange &&
 	       cs->step >= p->change[p->next_change]) {
 		if (cs->prev_ctx >= 0)
-			p->prio[cs->prev_ctx] = p->depth - 1 - p->next_change;
+			p->prio[slot_of(&(struct pr_choice){
+				.ctx = (uint8_t)cs->prev_ctx, .inject = -1 })] =
+				p->depth - 1 - p->next_change;
 		p->next_change++;
 	}
 	/* A due event goes first, the earliest due first. */

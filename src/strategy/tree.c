@@ -132,9 +132,10 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		if (nd->enabled != en || nd->cur != cur) {
 			snprintf(t->error, t->errlen,
 				 "step %zu: the choices differ from the execution "
-				 "this one replays (enabled %#x, was %#x): the "
-				 "program is not deterministic", d, en,
-				 nd->enabled);
+				 "this one replays (enabled %#llx, was %#llx): the "
+				 "program is not deterministic", d,
+				 (unsigned long long)en,
+				 (unsigned long long)nd->enabled);
 			return -1;
 		}
 		/* The branch: a new choice at the last top level is a leaf. */

@@ -121,7 +121,7 @@ struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
 
 static inline int pr_proc_lowest(pr_procset s)
 {
-	return s ? __builtin_ctz(s) : PR_NO_PROC;
+	return s ? __builtin_ctzll(s) : PR_NO_PROC;
 }
 
 #endif /* PAGERACE_STRATEGY_TREE_H */
