@@ -25,15 +25,20 @@ int explore_systematic(const char *strategy)
 	return !strcmp(strategy, "dfs") || !strcmp(strategy, "dpor");
 }
 
+int explore_needs_steps(const char *strategy)
+{
+	return !strcmp(strategy, "pct") || !strcmp(strategy, "pos");
+}
+
 int explore_check_strategy(const struct explore_opts *o, const char *cmd)
 {
-	static const char *const known[] = { "random", "pct", "dfs", "dpor" };
+	static const char *const known[] = { "random", "pct", "pos", "dfs", "dpor" };
 	int ok = 0;
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		ok |= !strcmp(o->strategy, known[i]);
 	if (!ok) {
-		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, dfs, dpor)\n",
+		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, pos, dfs, dpor)\n",
 			pr_argv0, cmd, o->strategy);
 		return -1;
 	}

@@ -438,7 +438,7 @@ int cmd_explore(int argc, char **argv)
 	if (explore_systematic(o->strategy) && !(o->set & SET_RUNS) &&
 	    !(st.tg.scn && st.tg.scn->explore.runs))
 		o->runs = 1000000;
-	if (!strcmp(o->strategy, "pct") && o->params.pct_steps == 0) {
+	if (explore_needs_steps(o->strategy) && o->params.pct_steps == 0) {
 		o->params.pct_steps = pr_pct_calibrate(st.tg.prog, &o->run,
 						       o->seed);
 		if (st.tg.scn)	/* the calibration runs are not explored */

@@ -129,7 +129,7 @@ void scn_parse_explore(struct parser *p)
 
 			scn_ident(p, "a strategy (random, pct, dfs or dpor)", v,
 				  sizeof(v));
-			if (strcmp(v, "random") && strcmp(v, "pct") &&
+			if (strcmp(v, "random") && strcmp(v, "pct") && strcmp(v, "pos") &&
 			    strcmp(v, "dfs") && strcmp(v, "dpor"))
 				scn_fail_at(p, vt.line, vt.col,
 					    "unknown strategy '%s' (random, pct, dfs or dpor)", v);

@@ -14,6 +14,8 @@ PR_NO_TSAN struct pr_strategy *pr_strategy_create(const char *name,
 		return pr_random_create();
 	if (strcmp(name, "pct") == 0)
 		return pr_pct_create(p);
+	if (strcmp(name, "pos") == 0)
+		return pr_pos_create(p);
 	if (strcmp(name, "dfs") == 0)
 		return pr_dfs_create(p);
 	if (strcmp(name, "dpor") == 0)

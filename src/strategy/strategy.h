@@ -150,6 +150,8 @@ struct pr_schedule;
 
 struct pr_strategy *pr_random_create(void);
 struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
+/* Partial order sampling (pos.c); interrupts arrive over pct_steps. */
+struct pr_strategy *pr_pos_create(const struct pr_strategy_params *p);
 struct pr_strategy *pr_replay_create(const struct pr_schedule *sched);
 /* Systematic: dfs.c (bound honoured), dpor.c (NULL if a bound is set). */
 struct pr_strategy *pr_dfs_create(const struct pr_strategy_params *p);

@@ -1,0 +1,92 @@
+#!/bin/sh
+# bench/samplers.sh -- runs to the first failure of every sampler on every
+# shipped failing scenario (make bench).
+#
+# For each scenario in scenarios/ whose expect is a failure, and each
+# strategy, explore seeds 1..SEEDS and note the run that first fails
+# (runs counted from 1).  pct uses the scenario's own explore line (its
+# depth; depth 3 where the line names random); every strategy gets the
+# same budget: the scenario's own runs, capped at CAP.  A seed that finds
+# nothing within the budget counts as a miss (infinitely late), so a
+# median or p95 that falls on a miss prints as ">budget".
+#
+# Usage: bench/samplers.sh [SEEDS [CAP]]      (defaults 20, 300000)
+# Environment: STRATEGIES (default "random pct pos surw portfolio"),
+# SCENARIOS (file names; default every failing scenario), JOBS (scenarios
+# explored side by side, default 1), PAGERACE (default src/pagerace).
+#
+# Prints one markdown row per scenario and strategy: found/SEEDS, median,
+# p95 (nearest rank: the 19th of 20), the budget; then, per scenario, the
+# best p95 of random and pct ("today's best") beside the best new one.
+
+PAGERACE=${PAGERACE:-src/pagerace}
+srcdir=${abs_top_srcdir:-.}
+seeds=${1:-20}
+cap=${2:-300000}
+strategies=${STRATEGIES:-random pct pos surw portfolio}
+jobs=${JOBS:-1}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-samplers.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -z "$SCENARIOS" ]; then
+	for f in "$srcdir"/scenarios/*.scn; do
+		grep -q '^expect pass' "$f" || SCENARIOS="$SCENARIOS $f"
+	done
+fi
+
+# one SCENARIO: every strategy and seed; rows to $tmp/<name>.rows
+one() {
+	scn=$1
+	name=$(basename "$scn" .scn)
+	runs=$(sed -n 's/^explore.* runs \([0-9]*\).*/\1/p' "$scn")
+	budget=${runs:-10000}
+	[ "$budget" -gt "$cap" ] && budget=$cap
+	for s in $strategies; do
+		: >"$tmp/$name.$s"
+		i=1
+		while [ $i -le "$seeds" ]; do
+			nice "$PAGERACE" explore -q --json --no-timing -s "$s" \
+				-n "$budget" --seed $i --trace-dir "$tmp/tr-$name" \
+				"$scn" >"$tmp/$name.j" 2>/dev/null
+			f=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "$tmp/$name.j")
+			r=$(sed -n 's/.*"runs":\([0-9]*\).*/\1/p' "$tmp/$name.j")
+			if [ -z "$f" ]; then
+				echo "samplers: $name -s $s --seed $i: no summary" >&2
+				exit 1
+			fi
+			if [ "$f" -gt 0 ]; then echo "$r"; else echo miss; fi >>"$tmp/$name.$s"
+			i=$((i + 1))
+		done
+		awk -v name="$name" -v s="$s" -v b="$budget" '
+		{ v[NR] = ($1 == "miss") ? -1 : $1 + 0; found += ($1 != "miss") }
+		function rank(k,   i, j, x, n, a) {
+			n = 0
+			for (i = 1; i <= NR; i++) if (v[i] >= 0) a[++n] = v[i]
+			for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+			return k <= n ? a[k] : -1
+		}
+		function show(x) { return x < 0 ? ">" b : x }
+		END {
+			m = rank(int((NR + 1) / 2)); p = rank(int(NR * 0.95 + 0.999))
+			printf "| %-22s | %-9s | %2d/%-2d | %9s | %9s | %7d |\n",
+			       name, s, found, NR, show(m), show(p), b
+		}' "$tmp/$name.$s" >>"$tmp/$name.rows"
+	done
+}
+
+echo "Runs to the first failure, seeds 1..$seeds, budget = the scenario's runs capped at $cap."
+echo
+echo "| scenario               | strategy  | found | median    | p95       | budget  |"
+echo "|------------------------|-----------|-------|-----------|-----------|---------|"
+if [ "$jobs" -gt 1 ]; then
+	for scn in $SCENARIOS; do
+		one "$scn" &
+		while [ "$(jobs -p | wc -l)" -ge "$jobs" ]; do sleep 1; done
+	done
+	wait
+else
+	for scn in $SCENARIOS; do one "$scn"; done
+fi
+for scn in $SCENARIOS; do
+	cat "$tmp/$(basename "$scn" .scn).rows"
+done
