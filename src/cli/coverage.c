@@ -27,18 +27,19 @@ int explore_systematic(const char *strategy)
 
 int explore_needs_steps(const char *strategy)
 {
-	return !strcmp(strategy, "pct") || !strcmp(strategy, "pos");
+	return !strcmp(strategy, "pct") || !strcmp(strategy, "pos") ||
+	       !strcmp(strategy, "surw") || !strcmp(strategy, "portfolio");
 }
 
 int explore_check_strategy(const struct explore_opts *o, const char *cmd)
 {
-	static const char *const known[] = { "random", "pct", "pos", "dfs", "dpor" };
+	static const char *const known[] = { "random", "pct", "pos", "surw", "portfolio", "dfs", "dpor" };
 	int ok = 0;
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		ok |= !strcmp(o->strategy, known[i]);
 	if (!ok) {
-		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, pos, dfs, dpor)\n",
+		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, pos, surw, portfolio, dfs, dpor)\n",
 			pr_argv0, cmd, o->strategy);
 		return -1;
 	}

@@ -449,12 +449,17 @@ int cmd_explore(int argc, char **argv)
 		o->params.shards = o->shards;
 	}
 	st.strat = pr_strategy_create(o->strategy, &o->params);
-	if (!st.strat) {
+	if (!st.strat || pr_strategy_calibrate(st.strat, st.tg.prog, &o->run,
+					       o->seed)) {
 		fprintf(stderr, "%s explore: error: cannot create strategy %s\n",
 			pr_argv0, o->strategy);
+		if (st.strat)
+			st.strat->ops->destroy(st.strat);
 		target_release(&st.tg);
 		return EXIT_BADINPUT;
 	}
+	if (st.tg.scn)	/* trial runs (surw) are not explored either */
+		scenario_reset_stats(st.tg.scn);
 	/* Slice I of N: runs * I / N up to runs * (I + 1) / N, exactly. */
 	st.lo = o->first_run;
 	st.len = o->runs;

@@ -22,13 +22,10 @@
  * Injected events (interrupts) are not prioritised.  Their delivery races
  * with every step of the context they interrupt, so under POS's rule each
  * of those steps would redraw the interrupt's priority and it would
- * arrive within the first few steps nearly always (each step a fresh
- * even chance); a window deep in the path would almost never be hit.  An
- * interrupt instead gets PCT's treatment (pct.c): a random arrival step
- * uniform over the estimated run length k, delivery at the first decision
- * at or after it where its CPU accepts it, a fresh arrival after each
- * delivery of a repeatable event.  The handler's own steps are steps of
- * its context and take part in POS like any other.
+ * arrive within the first few steps nearly always.  They arrive instead
+ * at a random step over the estimated run length k (arrival.h).  The
+ * handler's own steps are steps of its context and take part in POS like
+ * any other.
  *
  * Every decision among two or more contexts is a draw, so the budget is
  * one step; with one context it runs until the next arrival (the runtime
@@ -38,6 +35,7 @@
  */
 #include "runtime/tsan.h"
 #include "runtime/rng.h"
+#include "strategy/arrival.h"
 #include "strategy/dependence.h"
 #include "strategy/strategy.h"
 
@@ -46,9 +44,8 @@
 struct pos_strategy {
 	struct pr_strategy base;
 	struct pr_rng rng;
-	uint64_t k;
 	uint64_t prio[PR_MAX_CTX];
-	uint64_t arrival[PR_MAX_INJECT];	/* next arrival step per event */
+	struct pr_arrivals arr;
 	struct pr_event ev[PR_MAX_CHOICES];
 };
 
@@ -59,47 +56,7 @@ PR_NO_TSAN static void pos_begin(struct pr_strategy *s, uint64_t seed, uint64_t 
 	pr_rng_seed(&p->rng, seed, run, 4);
 	for (int i = 0; i < PR_MAX_CTX; i++)
 		p->prio[i] = pr_rng_next(&p->rng);
-	for (int i = 0; i < PR_MAX_INJECT; i++)
-		p->arrival[i] = 1 + pr_rng_below(&p->rng, p->k);
-}
-
-/*
- * A due interrupt, the earliest due first; failing that, when only
- * interrupts are enabled, the one arriving first.  -1: none.
- */
-PR_NO_TSAN static int pos_event(struct pos_strategy *p,
-				const struct pr_choices *cs, int nctx)
-{
-	int best = -1;
-
-	for (int i = 0; i < cs->n; i++) {
-		int e = cs->c[i].inject;
-
-		if (e < 0 || (nctx && p->arrival[e] > cs->step))
-			continue;
-		if (best < 0 || p->arrival[e] < p->arrival[cs->c[best].inject])
-			best = i;
-	}
-	if (best >= 0)
-		p->arrival[cs->c[best].inject] =
-			cs->step + 1 + pr_rng_below(&p->rng, p->k);
-	return best;
-}
-
-/* Steps until the next arrival among the enabled interrupts. */
-PR_NO_TSAN static int64_t pos_next_arrival(const struct pos_strategy *p,
-					   const struct pr_choices *cs)
-{
-	uint64_t next = UINT64_MAX;
-
-	for (int i = 0; i < cs->n; i++) {
-		int e = cs->c[i].inject;
-
-		if (e >= 0 && p->arrival[e] > cs->step && p->arrival[e] < next)
-			next = p->arrival[e];
-	}
-	return next == UINT64_MAX ? PR_BUDGET_UNBOUNDED
-				  : (int64_t)(next - cs->step);
+	pr_arrivals_draw(&p->arr, &p->rng);
 }
 
 PR_NO_TSAN static int pos_pick(struct pr_strategy *s, const struct pr_choices *cs,
@@ -115,13 +72,13 @@ PR_NO_TSAN static int pos_pick(struct pr_strategy *s, const struct pr_choices *c
 					p->prio[cs->c[best].ctx])
 				best = i;
 		}
-	ev = pos_event(p, cs, nctx);
+	ev = pr_arrivals_pick(&p->arr, &p->rng, cs, nctx);
 	if (ev >= 0) {
 		*budget = 1;
 		return ev;
 	}
 	if (nctx == 1) {
-		*budget = pos_next_arrival(p, cs);
+		*budget = pr_arrivals_budget(&p->arr, cs);
 		return best;
 	}
 	/*
@@ -171,6 +128,6 @@ PR_NO_TSAN struct pr_strategy *pr_pos_create(const struct pr_strategy_params *pa
 	if (!p)
 		return NULL;
 	p->base.ops = &pos_ops;
-	p->k = params->pct_steps;
+	p->arr.k = params->pct_steps;
 	return &p->base;
 }
