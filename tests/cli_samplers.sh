@@ -1,0 +1,81 @@
+#!/bin/sh
+# tests/cli_samplers.sh -- pos, surw and portfolio from the command line
+# (TAP): each finds a shipped scenario's bug, the saved trace replays it
+# (exit 1, "reproduced"), an explore line may name them, and the
+# portfolio's first failure is the same run with --jobs 2 and over two
+# --shard halves as in one process.
+
+PAGERACE=${PAGERACE:-src/pagerace}
+case $PAGERACE in /*) ;; *) PAGERACE=$(pwd)/$PAGERACE ;; esac
+srcdir=${abs_top_srcdir:-$(pwd)}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-samplers.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+ok() {	# ok STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+# first RESULT-JSON: the first failing run, or "none"
+first() { sed -n 's/.*"first_failure":{"run":\([0-9]*\).*/\1/p' "$1" | grep . || echo none; }
+
+echo "1..14"
+
+scn="$srcdir/scenarios/f2-release-leak.scn"
+for s in pos surw portfolio; do
+	"$PAGERACE" explore -q --json --no-timing -s $s --seed 3 -n 20000 \
+		-o "$tmp/$s.trace" "$scn" >"$tmp/$s.json" 2>"$tmp/$s.err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q '"kind":"invariant"' "$tmp/$s.json"
+	ok $? "f2-release-leak -s $s: the leak found within 20000 runs (exit $rc, run $(first "$tmp/$s.json"))"
+	grep -q "^strategy $s\$" "$tmp/$s.trace"
+	ok $? "-s $s: the trace names its strategy"
+	"$PAGERACE" replay "$tmp/$s.trace" >"$tmp/$s.replay" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "reproduced invariant" "$tmp/$s.replay"
+	ok $? "-s $s: the trace replays the failure (exit $rc)"
+done
+
+# The same seed twice: the same first failure (pos and surw are functions
+# of seed and run; surw's trial runs too).
+"$PAGERACE" explore -q --json --no-timing -s surw --seed 3 -n 20000 \
+	--trace-dir "$tmp/again" "$scn" >"$tmp/again.json" 2>/dev/null
+[ "$(first "$tmp/again.json")" = "$(first "$tmp/surw.json")" ] &&
+	[ "$(first "$tmp/surw.json")" != none ]
+ok $? "surw: the same seed finds the same first failing run again"
+
+# Portfolio under --jobs 2 and --shard: the same first failing run.
+scn="$srcdir/scenarios/spec-free-check.scn"
+"$PAGERACE" explore -q --json --no-timing -s portfolio --seed 2 -n 40000 \
+	--trace-dir "$tmp/p1" "$scn" >"$tmp/p1.json" 2>/dev/null
+"$PAGERACE" explore -q --json --no-timing -s portfolio --seed 2 -n 40000 \
+	-j 2 --trace-dir "$tmp/p2" "$scn" >"$tmp/p2.json" 2>/dev/null
+one=$(first "$tmp/p1.json")
+two=$(first "$tmp/p2.json")
+[ "$one" != none ] && [ "$one" = "$two" ] &&
+	cmp -s "$tmp/p1/$(ls "$tmp/p1")" "$tmp/p2/$(ls "$tmp/p2")"
+ok $? "portfolio spec-free-check: --jobs 2 finds the same first failure as one process (run $one / $two) and saves the same trace"
+lo=none
+for i in 0 1; do
+	"$PAGERACE" explore -q --json --no-timing -s portfolio --seed 2 \
+		-n 40000 --shard $i/2 --trace-dir "$tmp/s$i" "$scn" \
+		>"$tmp/s$i.json" 2>/dev/null
+	f=$(first "$tmp/s$i.json")
+	[ "$lo" = none ] && lo=$f
+done
+[ "$lo" = "$one" ]
+ok $? "portfolio: the first failure over --shard 0/2 and 1/2 is the same run ($lo)"
+
+# An explore line may name the new samplers.
+sed 's/^explore .*/explore strategy pos runs 3000 seed 1/' \
+	"$srcdir/scenarios/f4-gang-lookup-spin.scn" >"$tmp/pos.scn"
+"$PAGERACE" explore -q "$tmp/pos.scn" --trace-dir "$tmp/t" >"$tmp/line.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "strategy pos" "$tmp/line.out"
+ok $? "an explore line 'strategy pos' is honoured (exit $rc)"
+
+"$PAGERACE" explore -s nosuch abba >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "pos, surw, portfolio" "$tmp/err"
+ok $? "an unknown strategy: exit 2, the list names pos, surw, portfolio"
