@@ -3,8 +3,8 @@
  * strategy_samplers.c - the portfolio's run-by-run assignment, and what
  * sets pos and surw apart from a random walk.
  *
- * Portfolio: run r is run r of member r mod 4 (pct, pos, surw, pct one
- * deeper), whoever asks and in whatever order: for every program, seed
+ * Portfolio: run r is run r of member r mod 3 (surw, pos, pct), whoever
+ * asks and in whatever order: for every program, seed
  * and run, the portfolio's schedule is the member's own schedule of that
  * (seed, run), run by a separate instance.  So --jobs and --shard, which
  * split runs by index, give one process's results.
@@ -56,42 +56,42 @@ static int same_schedule(const struct pr_schedule *a,
 static void check_portfolio(const char *name)
 {
 	const struct pr_program *prog = pr_program_find(name);
-	static const char *const want[] = { "pct", "pos", "surw", "pct" };
+	static const char *const want[] = { "surw", "pos", "pct" };
 	struct pr_schedule a, b;
 	struct pr_run_result ra, rb;
 	int bad = 0, total = 0, names = 1;
 
 	if (!ok(prog != NULL, "program %s exists", name))
 		return;
-	for (uint64_t r = 0; r < 8; r++)
-		names &= !strcmp(pr_portfolio_member(r), want[r % 4]);
-	ok(names, "portfolio: runs 0..7 go to pct, pos, surw, pct, pct, pos, surw, pct");
+	for (uint64_t r = 0; r < 6; r++)
+		names &= !strcmp(pr_portfolio_member(r), want[r % 3]);
+	ok(names, "portfolio: runs 0..5 go to surw, pos, pct, surw, pos, pct");
 	pr_schedule_init(&a);
 	pr_schedule_init(&b);
 	for (uint64_t seed = 1; seed <= NSEEDS; seed++) {
 		struct pr_strategy *port = make("portfolio", 3, prog, seed);
-		struct pr_strategy *m[4];
+		struct pr_strategy *m[3];
 
-		for (int i = 0; i < 4; i++)
-			m[i] = make(want[i], i == 3 ? 4 : 3, prog, seed);
+		for (int i = 0; i < 3; i++)
+			m[i] = make(want[i], 3, prog, seed);
 		/* Descending, so no run leans on the one before it. */
 		for (uint64_t r = NRUNS; r-- > 0;) {
 			pr_run_once(prog, port, &ropts, seed, r, &a, &ra);
-			pr_run_once(prog, m[r % 4], &ropts, seed, r, &b, &rb);
+			pr_run_once(prog, m[r % 3], &ropts, seed, r, &b, &rb);
 			total++;
 			if (!same_schedule(&a, &b) || ra.failed != rb.failed ||
 			    ra.steps != rb.steps) {
 				if (!bad++)
 					diag("%s seed %llu run %llu: portfolio and %s differ",
 					     name, (unsigned long long)seed,
-					     (unsigned long long)r, want[r % 4]);
+					     (unsigned long long)r, want[r % 3]);
 			}
 		}
 		port->ops->destroy(port);
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 3; i++)
 			m[i]->ops->destroy(m[i]);
 	}
-	ok(bad == 0, "%s: portfolio run r is member r mod 4's run r (%d runs, %d differ)",
+	ok(bad == 0, "%s: portfolio run r is member r mod 3's run r (%d runs, %d differ)",
 	   name, total, bad);
 	pr_schedule_free(&a);
 	pr_schedule_free(&b);

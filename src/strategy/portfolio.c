@@ -11,27 +11,17 @@
  * like any sampler.  On a bug that one member finds in N runs the
  * portfolio needs about M N; on one that only a member finds, it finds it.
  *
- * The members, in order (PORTFOLIO below): pct at the exploration's depth,
- * pos, surw, and pct at one more change point than asked (a deeper race
- * than the user guessed).  pr_portfolio_member names the member of run r,
- * for reports and tests.
+ * The members, in order (PORTFOLIO below): surw, pos, and pct at the
+ * exploration's depth -- the three that bench/samplers.sh found best on
+ * the shipped scenarios, each winning somewhere (bench/RESULTS.md).
+ * pr_portfolio_member names the member of run r, for reports and tests.
  */
 #include "runtime/tsan.h"
 #include "strategy/strategy.h"
 
 #include <stdlib.h>
 
-struct portfolio_member {
-	const char *name;
-	int extra_depth;	/* pct: depth beyond the exploration's */
-};
-
-static const struct portfolio_member PORTFOLIO[] = {
-	{ "pct", 0 },
-	{ "pos", 0 },
-	{ "surw", 0 },
-	{ "pct", 1 },
-};
+static const char *const PORTFOLIO[] = { "surw", "pos", "pct" };
 #define NMEMBERS	(int)(sizeof(PORTFOLIO) / sizeof(PORTFOLIO[0]))
 
 struct portfolio_strategy {
@@ -47,7 +37,7 @@ PR_NO_TSAN static int member_of(uint64_t run)
 
 PR_NO_TSAN const char *pr_portfolio_member(uint64_t run)
 {
-	return PORTFOLIO[member_of(run)].name;
+	return PORTFOLIO[member_of(run)];
 }
 
 PR_NO_TSAN static void portfolio_begin(struct pr_strategy *s, uint64_t seed,
@@ -100,12 +90,7 @@ PR_NO_TSAN struct pr_strategy *pr_portfolio_create(const struct pr_strategy_para
 		return NULL;
 	p->base.ops = &portfolio_ops;
 	for (int i = 0; i < NMEMBERS; i++) {
-		struct pr_strategy_params q = *params;
-
-		q.pct_depth += PORTFOLIO[i].extra_depth;
-		if (q.pct_depth > 16)
-			q.pct_depth = 16;
-		p->m[i] = pr_strategy_create(PORTFOLIO[i].name, &q);
+		p->m[i] = pr_strategy_create(PORTFOLIO[i], params);
 		if (!p->m[i]) {
 			portfolio_destroy(&p->base);
 			return NULL;
