@@ -18,8 +18,9 @@
  *
  * What is interesting and how many such events each context makes are
  * learnt, as in the paper and in Fray, from trial runs: SURW_TRIALS random
- * walks with run indexes reserved for this (counted down from the top,
- * never explored), so the result is a function of the program and the
+ * walks, then one serial run per context with that context last, with
+ * run indexes reserved for this (counted down from the top, never
+ * explored), so the result is a function of the program and the
  * seed alone, like PCT's k (pr_surw_learn; explore calls it before the
  * first run).  A racing object gives a group: the sites (yield points)
  * that accessed it and each context's count.  Objects are told apart
@@ -76,7 +77,9 @@ struct surw_strategy {
 	uint32_t steps[PR_MAX_CTX];	/* steps per context (trial max) */
 	uint32_t tsteps[PR_MAX_CTX];	/* this trial's */
 	/* Learning: the trial's accesses. */
-	int learning;
+	int learning;			/* 1: random trial; 2: serial */
+	int first;			/* serial: the context that goes first */
+	uint32_t seen;			/* contexts seen in the trials */
 	struct surw_access *log;
 	int nlog;
 	/* This run. */
@@ -190,12 +193,23 @@ PR_NO_TSAN static int surw_learn_pick(struct surw_strategy *w,
 				      int64_t *budget)
 {
 	int idx = (int)pr_rng_below(&w->rng, (uint64_t)cs->n);
-	const struct pr_choice *c = &cs->c[idx];
+	const struct pr_choice *c;
 	struct pr_pending p;
 
+	if (w->learning == 2) {		/* contexts in turn from w->first */
+		for (int i = 0; i < cs->n; i++)
+			if (cs->c[i].inject < 0 &&
+			    (cs->c[idx].inject >= 0 ||
+			     ((cs->c[i].ctx - w->first) & (PR_MAX_CTX - 1)) <
+			     ((cs->c[idx].ctx - w->first) & (PR_MAX_CTX - 1))))
+				idx = i;
+	}
+	c = &cs->c[idx];
 	*budget = 1;
-	if (c->inject < 0)
+	if (c->inject < 0) {
 		w->tsteps[c->ctx]++;
+		w->seen |= 1u << c->ctx;
+	}
 	if (c->inject >= 0 || w->nlog >= SURW_LOG ||
 	    pr_sched_pending(c->ctx, &p) || !p.site || !p.obj)
 		return idx;
@@ -370,6 +384,20 @@ PR_NO_TSAN int pr_surw_learn(struct pr_strategy *s, const struct pr_program *pro
 	w->learning = 1;
 	for (uint64_t i = 0; i < SURW_TRIALS; i++)
 		pr_run_once(prog, s, &o, seed, UINT64_MAX - 8 - i, NULL, &res);
+	/*
+	 * Random trials let short contexts finish first: a reader never
+	 * finds what a writer publishes late, so neither the race on it nor
+	 * the reader's longer path shows.  Serial trials fill that in: the
+	 * contexts one after another, each of them once the last.
+	 */
+	w->learning = 2;
+	for (int c = 0; c < PR_MAX_CTX; c++) {
+		if (!(w->seen & (1u << c)))
+			continue;
+		w->first = (c + 1) & (PR_MAX_CTX - 1);
+		pr_run_once(prog, s, &o, seed, UINT64_MAX - 8 - SURW_TRIALS - (uint64_t)c,
+			    NULL, &res);
+	}
 	w->learning = 0;
 	free(w->log);
 	w->log = NULL;
