@@ -31,15 +31,14 @@
  * are not diluted by those of every other: the paper's point that uniform
  * over a chosen subset beats uniform over everything.
  *
- * Interrupts arrive over the run length as in POS (arrival.h).  Every
- * decision is a draw (budget one step).  The randomness is a function of
+ * Interrupts arrive at a random step of the path of the context they
+ * interrupt (surw_event).  Every decision is a draw (budget one step).  The randomness is a function of
  * (seed, run) and of the trials, themselves a function of the seed; the
  * decisions are recorded like any other strategy's and replay alone.
  */
 #include "runtime/tsan.h"
 #include "runtime/rng.h"
 #include "runtime/run.h"
-#include "strategy/arrival.h"
 #include "strategy/strategy.h"
 
 #include <stdlib.h>
@@ -67,7 +66,6 @@ struct surw_group {
 struct surw_strategy {
 	struct pr_strategy base;
 	struct pr_rng rng;
-	struct pr_arrivals arr;
 	/* What the trials learnt. */
 	const struct pr_site *site[SURW_MAX_SITES];
 	int nsite;
@@ -86,6 +84,9 @@ struct surw_strategy {
 	uint64_t on[SURW_WORDS];	/* interesting sites */
 	uint32_t left[PR_MAX_CTX];	/* interesting events left, estimated */
 	uint32_t rem[PR_MAX_CTX];	/* steps left, estimated */
+	uint32_t done[PR_MAX_CTX];	/* steps taken */
+	uint32_t due[PR_MAX_INJECT];	/* arrival, in the target's steps;
+					 * 0: not drawn yet */
 	int intended;			/* context whose interesting event is
 					 * next, or -1 */
 };
@@ -124,13 +125,14 @@ PR_NO_TSAN static void surw_begin(struct pr_strategy *s, uint64_t seed, uint64_t
 	uint32_t chosen = 0;
 
 	pr_rng_seed(&w->rng, seed, run, 5);
-	pr_arrivals_draw(&w->arr, &w->rng);
 	w->nlog = 0;
 	w->intended = -1;
 	memset(w->on, 0, sizeof(w->on));
 	memset(w->left, 0, sizeof(w->left));
 	memset(w->tsteps, 0, sizeof(w->tsteps));
 	memcpy(w->rem, w->steps, sizeof(w->rem));
+	memset(w->done, 0, sizeof(w->done));
+	memset(w->due, 0, sizeof(w->due));
 	if (w->learning || w->ngroup == 0)
 		return;
 	for (int g = 0; g < w->ngroup; g++)
@@ -187,6 +189,41 @@ PR_NO_TSAN static int surw_weighted(struct surw_strategy *w,
 	return cand[n - 1];
 }
 
+/*
+ * Interrupts: an arrival uniform over the path of the context they
+ * target, counted in that context's own steps (its length as the trials
+ * measured it), rather than over the whole run as pos does (arrival.h):
+ * a window of one step of that context is hit with probability 1/L for
+ * a path of L steps, not 1/k for a run of k.  Drawn when the event is
+ * first enabled, again after each delivery of a repeatable one.  A due
+ * event goes first; when only events are enabled, the one due first.
+ */
+PR_NO_TSAN static int surw_event(struct surw_strategy *w,
+				 const struct pr_choices *cs, int nctx)
+{
+	int best = -1;
+	uint32_t bleft = 0;
+
+	for (int i = 0; i < cs->n; i++) {
+		int e = cs->c[i].inject, c = cs->c[i].ctx;
+		uint32_t len = w->steps[c] ? w->steps[c] : 1, left;
+
+		if (e < 0)
+			continue;
+		if (!w->due[e])
+			w->due[e] = w->done[c] + 1 +
+				    (uint32_t)pr_rng_below(&w->rng, len);
+		left = w->due[e] > w->done[c] ? w->due[e] - w->done[c] : 0;
+		if ((!nctx || !left) && (best < 0 || left < bleft)) {
+			best = i;
+			bleft = left;
+		}
+	}
+	if (best >= 0)
+		w->due[cs->c[best].inject] = 0;
+	return best;
+}
+
 /* Learning: a random walk that logs the chosen context's access. */
 PR_NO_TSAN static int surw_learn_pick(struct surw_strategy *w,
 				      const struct pr_choices *cs,
@@ -240,7 +277,7 @@ PR_NO_TSAN static int surw_pick(struct pr_strategy *s, const struct pr_choices *
 	*budget = 1;
 	for (int i = 0; i < cs->n; i++)
 		nctx += cs->c[i].inject < 0;
-	ev = pr_arrivals_pick(&w->arr, &w->rng, cs, nctx);
+	ev = surw_event(w, cs, nctx);
 	if (ev >= 0)
 		return ev;
 	for (int i = 0; i < cs->n; i++) {
@@ -273,6 +310,7 @@ PR_NO_TSAN static int surw_pick(struct pr_strategy *s, const struct pr_choices *
 			cand[ncand++] = i;
 	}
 	idx = surw_weighted(w, cs, cand, ncand, w->rem, 1);
+	w->done[cs->c[idx].ctx]++;
 	if (w->rem[cs->c[idx].ctx])
 		w->rem[cs->c[idx].ctx]--;
 	if (interesting[idx] && cs->c[idx].ctx == w->intended) {
@@ -366,7 +404,6 @@ PR_NO_TSAN struct pr_strategy *pr_surw_create(const struct pr_strategy_params *p
 	if (!w)
 		return NULL;
 	w->base.ops = &surw_ops;
-	w->arr.k = params->pct_steps;
 	return &w->base;
 }
 
