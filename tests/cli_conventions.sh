@@ -61,7 +61,7 @@ else
 fi
 
 # 4. Wording: plurals and run numbering.
-"$PAGERACE" explore --no-timing --trace-dir tr lost-update >out 2>err
+"$PAGERACE" explore -s random --no-timing --trace-dir tr lost-update >out 2>err
 grep -q '^lost-update: FAILED at run #4 (the 5th; seed 1, strategy random)$' out &&
 	grep -q '^lost-update: 5 runs, 1 failure (strategy random, seed 1)$' out &&
 	grep -q 'schedule: 3 segments, 6 steps, 1 preemption$' out

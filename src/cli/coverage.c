@@ -7,7 +7,8 @@
  *               executions (dpor) ran, under the memory model named;
  *   bounded     every execution with at most K preemptions ran (dfs), and
  *               the bound did cut some off;
- *   sampled     N runs drawn by a sampler (random, pct): no claim beyond
+ *   sampled     N runs drawn by a sampler (random, pct, pos, surw,
+ *               portfolio): no claim beyond
  *               them;
  *   incomplete  a systematic search stopped early (budget, time, or the
  *               first failure), so it proves nothing about the rest.
@@ -102,6 +103,9 @@ void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 
 	if (!strcmp(strategy, "pct"))
 		snprintf(how, sizeof(how), "pct d=%d", pct_depth);
+	else if (!strcmp(strategy, "portfolio"))
+		snprintf(how, sizeof(how), "portfolio: surw, pos, pct d=%d",
+			 pct_depth);
 	else
 		snprintf(how, sizeof(how), "%s", strategy);
 	snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",

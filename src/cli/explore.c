@@ -355,7 +355,8 @@ static void print_summary(struct explore_state *st, double elapsed)
 	s.elapsed = elapsed;
 	s.timing = !o->no_timing;
 	s.keep_going = o->keep_going;
-	s.pct = !strcmp(o->strategy, "pct");
+	/* pct's parameters; the portfolio runs pct among its members. */
+	s.pct = !strcmp(o->strategy, "pct") || !strcmp(o->strategy, "portfolio");
 	s.pct_depth = o->params.pct_depth;
 	s.pct_steps = o->params.pct_steps;
 	s.sharded = o->shards != 0;
