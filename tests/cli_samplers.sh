@@ -21,7 +21,7 @@ ok() {	# ok STATUS DESCRIPTION
 # first RESULT-JSON: the first failing run, or "none"
 first() { sed -n 's/.*"first_failure":{"run":\([0-9]*\).*/\1/p' "$1" | grep . || echo none; }
 
-echo "1..15"
+echo "1..16"
 
 scn="$srcdir/scenarios/f2-release-leak.scn"
 for s in pos surw portfolio; do
@@ -89,3 +89,23 @@ ok $? "an unknown strategy: exit 2, the list names pos, surw, portfolio"
 grep -q "strategy portfolio" "$tmp/def" &&
 	grep -q "sampled: 300 runs (portfolio: surw, pos, pct d=3)" "$tmp/def"
 ok $? "explore without -s runs the portfolio and says so"
+
+# Both flavours schedule alike (doc/tsan.md): surw's trial runs, pos's
+# dependence and the portfolio's members give the same first failure.
+PAGERACE_TSAN=${PAGERACE_TSAN:-$(dirname "$PAGERACE")/pagerace-tsan}
+if test -x "$PAGERACE_TSAN"; then
+	st=0
+	for s in pos surw portfolio; do
+		a=$("$PAGERACE" explore -q --json --no-timing -s $s --seed 2 -n 5000 \
+			--trace-dir "$tmp/xp" "$srcdir/scenarios/radix-rcu-free.scn" 2>/dev/null |
+			sed -n 's/.*"first_failure":{"run":\([0-9]*\),"kind":"\([a-z-]*\)".*/\1 \2/p')
+		b=$("$PAGERACE_TSAN" explore -q --json --no-timing -s $s --seed 2 -n 5000 \
+			--trace-dir "$tmp/xt" "$srcdir/scenarios/radix-rcu-free.scn" 2>/dev/null |
+			sed -n 's/.*"first_failure":{"run":\([0-9]*\),"kind":"\([a-z-]*\)".*/\1 \2/p')
+		[ -n "$a" ] && [ "$a" = "$b" ] || { echo "# $s: plain '$a', tsan '$b'"; st=1; }
+	done
+	ok $st "pagerace-tsan: pos, surw and portfolio find the same first failure as pagerace"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP no ThreadSanitizer flavour"
+fi
