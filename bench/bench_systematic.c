@@ -7,7 +7,9 @@
  * after each execution, analyses the new steps for races (vector clocks);
  * random runs unconsulted for many steps at a time.  The figure is ns per
  * step (a step: one yield point passed), median of 5 pairs, and the ratio
- * dpor / random (target <= 3x).  Usage: bench_systematic [SCALE]
+ * dpor / random (target <= 3x).  The bpor column is dpor with preemption
+ * bound 3 (bounded partial-order reduction: more backtrack points a race,
+ * no sleep sets).  Usage: bench_systematic [SCALE]
  */
 #include "programs/programs.h"
 #include "runtime/run.h"
@@ -28,12 +30,14 @@ static double now(void)
 
 /* ns per step of @runs runs (or executions, stopping at exhaustion). */
 static double per_step(const struct pr_program *prog, const char *strat,
-		       uint64_t runs, uint64_t *done)
+		       int bound, uint64_t runs, uint64_t *done)
 {
+	struct pr_strategy_params p = { .has_bound = bound >= 0,
+					.preemption_bound = bound };
 	struct pr_run_options ro;
 	struct pr_schedule rec;
 	struct pr_run_result res;
-	struct pr_strategy *s = pr_strategy_create(strat, NULL);
+	struct pr_strategy *s = pr_strategy_create(strat, bound >= 0 ? &p : NULL);
 	uint64_t steps = 0, i;
 	double t0, dt;
 
@@ -71,25 +75,28 @@ int main(int argc, char **argv)
 
 	if (runs < 100)
 		runs = 100;
-	printf("%-22s %12s %12s %12s %8s\n", "program", "random ns/st",
-	       "dpor ns/st", "dfs ns/st", "dpor/rnd");
+	printf("%-22s %12s %12s %12s %12s %8s %8s\n", "program", "random ns/st",
+	       "dpor ns/st", "dfs ns/st", "bpor ns/st", "dpor/rnd", "bpor/rnd");
 	for (size_t p = 0; p < sizeof(progs) / sizeof(progs[0]); p++) {
 		const struct pr_program *prog = pr_program_find(progs[p]);
-		double r[5], d[5], f[5];
-		uint64_t nr, nd, nf;
+		double r[5], d[5], f[5], b[5];
+		uint64_t nr, nd, nf, nb;
 
 		for (int k = 0; k < 5; k++) {
-			r[k] = per_step(prog, "random", runs, &nr);
-			d[k] = per_step(prog, "dpor", runs, &nd);
-			f[k] = per_step(prog, "dfs", runs, &nf);
+			r[k] = per_step(prog, "random", -1, runs, &nr);
+			d[k] = per_step(prog, "dpor", -1, runs, &nd);
+			f[k] = per_step(prog, "dfs", -1, runs, &nf);
+			b[k] = per_step(prog, "dpor", 3, runs, &nb);
 		}
 		qsort(r, 5, sizeof(r[0]), cmp);
 		qsort(d, 5, sizeof(d[0]), cmp);
 		qsort(f, 5, sizeof(f[0]), cmp);
-		printf("%-22s %12.1f %12.1f %12.1f %7.2fx   (%llu/%llu/%llu runs)\n",
-		       progs[p], r[2], d[2], f[2], d[2] / r[2],
-		       (unsigned long long)nr, (unsigned long long)nd,
-		       (unsigned long long)nf);
+		qsort(b, 5, sizeof(b[0]), cmp);
+		printf("%-22s %12.1f %12.1f %12.1f %12.1f %7.2fx %7.2fx   (%llu/%llu/%llu/%llu runs)\n",
+		       progs[p], r[2], d[2], f[2], b[2], d[2] / r[2],
+		       b[2] / r[2], (unsigned long long)nr,
+		       (unsigned long long)nd, (unsigned long long)nf,
+		       (unsigned long long)nb);
 	}
 	return 0;
 }

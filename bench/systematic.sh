@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/systematic.sh -- executions to the first failure of every failing
-# shipped scenario under dpor and under dfs with preemption bounds 1-3,
+# shipped scenario under dpor, under dpor with preemption bounds 1-3
+# (bounded partial-order reduction) and under dfs with bounds 1-3,
 # deterministic (one number each, no seeds), beside the scenario's own
 # explore line.  A search that ends without the bug says "clean" (the
 # bound excludes it) or "budget" (stopped at --runs).  Usage:
@@ -27,14 +28,19 @@ first() {	# first FILE ARGS...: executions to the first failure
 	fi
 }
 
-printf '%-22s %10s %10s %10s %10s %10s\n' scenario own dpor dfs-b1 dfs-b2 dfs-b3
+printf '%-22s %8s %8s %8s %8s %8s %8s %8s %8s\n' scenario own dpor \
+	bpor-b1 bpor-b2 bpor-b3 dfs-b1 dfs-b2 dfs-b3
 for f in "$srcdir"/scenarios/*.scn; do
 	grep -q '^expect pass' "$f" && continue
 	name=$(basename "$f" .scn)
 	own=$(first "$f")
 	dpor=$(first "$f" -s dpor)
+	p1=$(first "$f" -s dpor --preemption-bound 1)
+	p2=$(first "$f" -s dpor --preemption-bound 2)
+	p3=$(first "$f" -s dpor --preemption-bound 3)
 	b1=$(first "$f" -s dfs --preemption-bound 1)
 	b2=$(first "$f" -s dfs --preemption-bound 2)
 	b3=$(first "$f" -s dfs --preemption-bound 3)
-	printf '%-22s %10s %10s %10s %10s %10s\n' "$name" "$own" "$dpor" "$b1" "$b2" "$b3"
+	printf '%-22s %8s %8s %8s %8s %8s %8s %8s %8s\n' "$name" "$own" "$dpor" \
+		"$p1" "$p2" "$p3" "$b1" "$b2" "$b3"
 done

@@ -9,6 +9,10 @@
 #  - with the knob that plants its bug taken out (bug scenarios), or the
 #    fix knob added (findings f*), the same budget finds nothing, for
 #    every seed of BUDGET_SEEDS;
+#  - a scenario whose explore line names a systematic strategy (dfs, dpor:
+#    deterministic, seeds do not apply) is searched once; its control must
+#    then run the whole (bounded) tree: "bounded: preemption bound K, no
+#    failure" or "exhaustive", a proof within the bound, not a sample;
 #  - every "expect pass" scenario passes for every seed of BUDGET_SEEDS:
 #    under locked, v2 and merged when it says "protocol v2" (the
 #    protocols share its operations), under its own protocol otherwise
@@ -43,6 +47,9 @@ knobs_of() {	# the scenario's knobs as -K options
 }
 json() {	# json KEY: a string or number field of $tmp/out
 	sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" "$tmp/out" | head -n 1
+}
+systematic() {	# does the scenario's explore line name dfs or dpor?
+	grep -Eq '^explore .*strategy (dfs|dpor)' "$1"
 }
 explore() {	# explore SEED ARGS...: pagerace explore into $tmp/out
 	s=$1
@@ -107,13 +114,18 @@ for s in $scenarios; do
 	rc=$?
 	got=$(json kind)
 	run=$(json run)
-	stored=$(cd "$srcdir" && ls traces/scenarios/"$name"-seed1-run*.trace 2>/dev/null)
+	stored=$(cd "$srcdir" && ls traces/scenarios/"$name"-seed1-run*.trace \
+		traces/scenarios/"$name"-dpor-run*.trace \
+		traces/scenarios/"$name"-dfs-run*.trace 2>/dev/null)
 	want_run=$(echo "$stored" | sed -n 's/.*-run\([0-9]*\)\.trace$/\1/p')
 	test $rc -eq 1 && test "$got" = "$kind" && test "$run" = "$want_run"
 	ok $? "$name finds $kind within its budget with seed 1 (run $run; stored trace: run $want_run)"
 
-	found=0 miss="" maxrun=0
-	for seed in $seeds; do
+	found=0 miss="" maxrun=0 sseeds=$seeds
+	if systematic "$f"; then
+		sseeds=1
+	fi
+	for seed in $sseeds; do
 		explore "$seed" "$f"
 		if [ $? -eq 1 ] && [ "$(json kind)" = "$kind" ]; then
 			found=$((found + 1))
@@ -123,8 +135,13 @@ for s in $scenarios; do
 			miss="$miss $seed:$(json kind)"
 		fi
 	done
-	[ $found -ge $need ]
-	ok $? "$name finds $kind for $found of $nseeds seeds (need $need; latest at run $maxrun)${miss:+; missed:$miss}"
+	if systematic "$f"; then
+		[ $found -eq 1 ]
+		ok $? "$name finds $kind deterministically (a systematic search: seeds do not apply; run $maxrun)${miss:+; missed:$miss}"
+	else
+		[ $found -ge $need ]
+		ok $? "$name finds $kind for $found of $nseeds seeds (need $need; latest at run $maxrun)${miss:+; missed:$miss}"
+	fi
 
 	fix=$(fix_of "$name")
 	if [ -n "$fix" ]; then
@@ -135,6 +152,18 @@ for s in $scenarios; do
 		what="without the knob $name"
 	fi
 	bad=""
+	if systematic "$f"; then
+		# shellcheck disable=SC2086
+		explore 1 $opts "$f" || bad=" (exit $?)"
+		cov=$(sed -n 's/.*"coverage_statement":"\([^"]*\)".*/\1/p' "$tmp/out")
+		case $cov in
+		bounded*|exhaustive*) ;;
+		*) bad="$bad (not a complete search)" ;;
+		esac
+		[ -z "$bad" ]
+		ok $? "$name: $what the same search finds nothing: $cov${bad:+; found something$bad}"
+		continue
+	fi
 	for seed in $seeds; do
 		# shellcheck disable=SC2086
 		explore "$seed" $opts "$f" || bad="$bad $seed"

@@ -34,7 +34,7 @@ run() {
 }
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
 
-echo "1..30"
+echo "1..32"
 
 # ---- failures are found, saved, replayed, shown and minimised
 for s in dpor dfs; do
@@ -122,9 +122,16 @@ grep -q "c.scn:16:18: error: unknown strategy 'dpr'" "$tmp/err"
 ok $? "a misspelt strategy is a located error"
 
 # ---- what does not combine
-run 2 "$PAGERACE" explore -q -s dpor --preemption-bound 2 message-passing
-grep -q 'dfs only' "$tmp/err"
-ok $? "dpor with a bound: exit 2, use dfs"
+run 1 "$PAGERACE" explore -q --no-timing -s dpor --preemption-bound 2 \
+	--trace-dir "$tmp/t" message-passing
+grep -q 'FAILED' "$tmp/out"
+ok $? "dpor with bound 2 (BPOR) finds message-passing's bug"
+run 0 "$PAGERACE" explore -q --no-timing -s dpor --preemption-bound 1 message-passing
+cov | grep -q '^bounded: preemption bound 1, [0-9]* executions (dpor), memory sc, no failure$'
+ok $? "... and with bound 1 states what it covered: $(cov)"
+run 2 "$PAGERACE" explore -q -s pct --preemption-bound 2 message-passing
+grep -q 'dfs and dpor only' "$tmp/err"
+ok $? "a bound with a sampler: exit 2, said why"
 run 2 "$PAGERACE" explore -q -s dfs --jobs 2 --shard 0/2 message-passing
 grep -q "give --jobs or --shard, not both" "$tmp/err"
 ok $? "dfs with --jobs and --shard: exit 2, said why"

@@ -38,7 +38,7 @@ before=$(cd "$tmp/tree" && find traces -type f | LC_ALL=C sort)
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 # The run it fails at is the one of the shipped trace (traces/local.am).
-want=$(grep -o 'spec-irq-seed1-run[0-9]*\.trace' "$srcdir/traces/local.am" | head -n 1)
+want=$(grep -o 'spec-irq-[a-z0-9]*-run[0-9]*\.trace' "$srcdir/traces/local.am" | head -n 1)
 test $rc -eq 1 && test -n "$want" && test -f "$tmp/tree/pagerace-traces/$want" &&
 	grep -q "trace:    pagerace-traces/$want" "$tmp/out"
 ok $? "explore scenarios/spec-irq.scn: exit 1, trace in ./pagerace-traces/ (exit $rc)"

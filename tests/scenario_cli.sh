@@ -87,7 +87,7 @@ cp "$srcdir/scenarios/lock-no-recheck.scn" "$tmp/lnr.scn"
 "$PAGERACE" explore -q --trace-dir "$tmp/tr2" "$tmp/lnr.scn" >"$tmp/out" 2>"$tmp/err"
 tr=$(sed -n 's/^  trace: *//p' "$tmp/out")
 test -n "$tr" && grep -q '^program-text ' "$tr" && grep -q '^| scenario lock-no-recheck$' "$tr" &&
-	case $tr in *lnr-seed1-run*.trace) true ;; *) false ;; esac
+	case $tr in *lnr-dpor-run*.trace) true ;; *) false ;; esac
 ok $? "the trace embeds the scenario text and is named after the file"
 "$PAGERACE" replay "$tr" >"$tmp/out" 2>"$tmp/err"
 test $? -eq 1 && ! grep -q note "$tmp/err"
@@ -103,7 +103,7 @@ ok $? "replay after the file is gone: runs the embedded text and says so"
 
 # ---- the command line overrides the scenario's settings
 "$PAGERACE" explore -q --json -n 50 -K none "$srcdir/scenarios/lock-no-recheck.scn" >"$tmp/out" 2>"$tmp/err"
-test $? -eq 0 && grep -q '"runs":50,' "$tmp/out" && grep -q '"strategy":"random"' "$tmp/out"
+test $? -eq 0 && grep -q '"runs":50,' "$tmp/out" && grep -q '"strategy":"dpor"' "$tmp/out"
 ok $? "-n and -K none override the scenario's runs and knobs"
 "$PAGERACE" explore -q --json -s pct -n 20 --seed 3 "$srcdir/scenarios/mixed.scn" >"$tmp/out" 2>"$tmp/err"
 test $? -eq 0 && grep -q '"strategy":"pct","seed":3,' "$tmp/out" && grep -q '"pct_depth":3' "$tmp/out"

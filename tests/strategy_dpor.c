@@ -14,7 +14,8 @@
  *  4. The classic programs (src/programs/): dfs and dpor, run to the end
  *     of their trees, reach the same verdicts.
  *  5. Preemption bounds: dfs with bound K explores a subset, never more,
- *     and states when the bound cut nothing.
+ *     and states when the bound cut nothing; bounded dpor (BPOR) reaches
+ *     every final state bounded dfs reaches on the generated programs.
  */
 #include "programs/programs.h"
 #include "runtime/run.h"
@@ -397,9 +398,55 @@ static void generate(void)
 	g.irqvar = (int)rnd(NVAR);
 }
 
+/*
+ * Bounded dpor (BPOR) on the current program against dfs with the same
+ * bound K = 0..3: every final state dfs reaches within the bound, in no
+ * more executions.  Returns 1 if both hold for every K.
+ */
+static int bounded_agrees(int k, uint64_t *pruns, uint64_t *druns)
+{
+	int all = 1;
+
+	for (int bound = 0; bound <= 3; bound++) {
+		struct stateset dfs_states;
+		struct result rd, rp;
+		int sub = 1;
+
+		seen.n = 0;
+		rd = search(&gen_prog, "dfs", bound, 2000000, NULL);
+		dfs_states = seen;
+		seen.n = 0;
+		rp = search(&gen_prog, "dpor", bound, 2000000, NULL);
+		for (int i = 0; i < dfs_states.n; i++)
+			sub &= set_has(&seen, dfs_states.h[i]);
+		*pruns += rp.runs;
+		*druns += rd.runs;
+		if (!rd.complete || !rp.complete || !sub || rp.runs > rd.runs) {
+			diag("program %d, bound %d: dfs %d states in %llu runs%s, "
+			     "dpor %d states in %llu runs%s%s", k, bound,
+			     dfs_states.n, (unsigned long long)rd.runs,
+			     rd.complete ? "" : " (incomplete)", seen.n,
+			     (unsigned long long)rp.runs,
+			     rp.complete ? "" : " (incomplete)",
+			     sub ? "" : ", missed a state");
+			if (getenv("PR_DUMP"))
+				for (int t = 0; t < g.nt; t++)
+					for (int o = 0; o < g.nops[t]; o++)
+						diag("  cpu%d op%d: %s x%d %d", t, o,
+						     (const char *[]){ "load", "store", "add", "store-reg" }[g.op[t][o].kind],
+						     g.op[t][o].var, g.op[t][o].val);
+			if (getenv("PR_DUMP") && g.irq)
+				diag("  irq on cpu0: x%d += 10", g.irqvar);
+			all = 0;
+		}
+	}
+	return all;
+}
+
 static void test_generated(int nprogs)
 {
-	int agree = 0, fewer = 0, exact = 0;
+	int agree = 0, fewer = 0, exact = 0, bagree = 0;
+	uint64_t bpruns = 0, bdruns = 0;
 
 	for (int k = 0; k < nprogs; k++) {
 		struct stateset dfs_states;
@@ -428,6 +475,7 @@ static void test_generated(int nprogs)
 		}
 		fewer += rp.runs <= rd.runs;
 		exact += rp.executions == want;
+		bagree += bounded_agrees(k, &bpruns, &bdruns);
 		if (rp.executions != want)
 			diag("program %d (%d contexts%s): dpor %llu executions (+%llu blocked), %zu traces by brute force",
 			     k, g.nt, g.irq ? ", irq" : "",
@@ -440,6 +488,9 @@ static void test_generated(int nprogs)
 	   fewer, nprogs);
 	ok(exact == nprogs, "generated: dpor's complete executions = Mazurkiewicz traces by brute force (%d/%d)",
 	   exact, nprogs);
+	ok(bagree == nprogs, "generated: dpor with bound 0-3 reaches every final state dfs with the same bound reaches, in no more runs (%d/%d; %llu runs vs %llu)",
+	   bagree, nprogs, (unsigned long long)bpruns,
+	   (unsigned long long)bdruns);
 }
 
 /* ---- 3. one bad class --------------------------------------------------- */
@@ -520,6 +571,12 @@ static void test_bounds(void)
 	   "bound 2: found (%llu failing of %llu; full dfs %llu)",
 	   (unsigned long long)r2.failures, (unsigned long long)r2.executions,
 	   (unsigned long long)full.executions);
+	r1 = search(&pr_prog_message_passing, "dpor", 1, 400000, NULL);
+	r2 = search(&pr_prog_message_passing, "dpor", 2, 400000, NULL);
+	ok(r1.complete && r1.failures == 0 && r2.complete && r2.failures > 0 &&
+	   r2.executions < full.executions,
+	   "dpor with bound 1: nothing in %llu executions; bound 2: found in %llu",
+	   (unsigned long long)r1.executions, (unsigned long long)r2.executions);
 	full = search(&pr_prog_lost_update, "dfs", -1, 400000, NULL);
 	r0 = search(&pr_prog_lost_update, "dfs", 1000, 400000, NULL);
 	ok(r0.complete && !r0.bound_cut && r0.executions == full.executions,
@@ -532,7 +589,7 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 3 + 2 + 9 + 4);
+	plan(14 + 4 + 2 + 9 + 5);
 	test_rules();
 	test_generated(nprogs);
 	test_one_class();

@@ -44,10 +44,9 @@ int explore_check_strategy(const struct explore_opts *o, const char *cmd)
 			pr_argv0, cmd, o->strategy);
 		return -1;
 	}
-	if (o->params.has_bound && strcmp(o->strategy, "dfs")) {
-		fprintf(stderr, "%s %s: error: --preemption-bound applies to dfs only%s\n",
-			pr_argv0, cmd, !strcmp(o->strategy, "dpor") ?
-			" (a bound does not combine soundly with dpor's reduction; use -s dfs)" : "");
+	if (o->params.has_bound && !explore_systematic(o->strategy)) {
+		fprintf(stderr, "%s %s: error: --preemption-bound applies to dfs and dpor only\n",
+			pr_argv0, cmd);
 		return -1;
 	}
 	if (explore_systematic(o->strategy) && o->jobs > 1 && o->shards) {

@@ -84,7 +84,9 @@ static void apply_scenario(struct explore_opts *o, const struct target *tg)
 		o->params.pct_steps = x->pct_steps;
 	if (x->max_steps && !(o->set & SET_MAX_STEPS))
 		o->run.max_steps = x->max_steps;
-	if (x->has_bound && !(o->set & SET_BOUND)) {
+	/* A scenario's bound belongs to its systematic strategy: -s pct drops it. */
+	if (x->has_bound && !(o->set & SET_BOUND) &&
+	    explore_systematic(o->strategy)) {
 		o->params.has_bound = 1;
 		o->params.preemption_bound = x->bound;
 	}

@@ -18,6 +18,7 @@
 
 #define PR_MAX_PROCS	(PR_MAX_CTX + PR_MAX_INJECT)
 typedef uint32_t pr_procset;		/* one bit per process */
+#define PR_PROC_BIT(p)	((pr_procset)1 << (p))
 
 /* Kinds beyond enum pr_kind that only events have. */
 #define PR_EV_FIRE	(PR_K_NR + 0)	/* an injection's delivery */

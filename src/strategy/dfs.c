@@ -31,16 +31,10 @@ struct dfs_strategy {
 PR_NO_TSAN static int dfs_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d];
-	pr_procset allowed = nd->enabled;
+	pr_procset allowed = pr_tree_allowed(t, nd);
 
-	if (t->bound >= 0 && nd->preemptions >= (uint32_t)t->bound &&
-	    nd->cur != PR_NO_PROC) {
-		allowed = 1u << nd->cur;
-		if (allowed != nd->enabled)
-			t->bound_cut = 1;
-	}
 	nd->backtrack = allowed;
-	if (nd->cur != PR_NO_PROC && (allowed & (1u << nd->cur)))
+	if (nd->cur != PR_NO_PROC && (allowed & (PR_PROC_BIT(nd->cur))))
 		return nd->cur;
 	return pr_proc_lowest(allowed);
 }

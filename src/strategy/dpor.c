@@ -28,9 +28,30 @@
  * siblings until a step dependent with its own (recorded when it was
  * explored) is taken.
  *
+ * With a preemption bound K (--preemption-bound), dpor becomes bounded
+ * partial-order reduction (BPOR: Coons, Musuvathi & McKinley, "Bounded
+ * partial-order reduction", OOPSLA 2013).  Pruning DPOR's backtrack sets
+ * by the bound alone is unsound: the bound makes otherwise independent
+ * steps dependent (reversing a race may need a preemption the path can no
+ * longer afford, while an equivalent execution that switches at the start
+ * of the racing step's scheduling block would not).  So, bounded:
+ *  - a race adds the racing process itself where it is enabled, else every
+ *    enabled process (the persistent-set rule of Flanagan & Godefroid,
+ *    which needs no sleep sets), at the state before e and, as
+ *    conservative points, at the start of every scheduling block before
+ *    e.  Coons et al. add only the start of e's own block; on our
+ *    generated programs that missed final states bounded dfs reached
+ *    (tests/strategy_dpor), so this is the safer superset;
+ *  - interrupts are explored before their context's first step and at
+ *    every free switch too (tree.c);
+ *  - no sleep sets: a sleeping step's equivalent execution may have been
+ *    cut by the bound where it was explored;
+ *  - a choice beyond the bound is never taken (tree.c, pr_tree_allowed).
+ * tests/strategy_dpor checks on generated programs that bounded dpor
+ * reaches every final state dfs with the same bound reaches.
+ *
  * Not done: wakeup trees (optimal DPOR), which would remove the blocked
- * executions; and a preemption bound, which DPOR cannot take naively
- * (Coons, Musuvathi & McKinley, OOPSLA 2013): bounded searches use dfs.
+ * executions.
  */
 #include "strategy/tree.h"
 #include "runtime/tsan.h"
@@ -47,17 +68,30 @@ struct dpor_strategy {
 	size_t capclk;
 	size_t *races;		/* the current step's, during analysis */
 	size_t capraces;
+	int bounded;		/* BPOR: see the header comment */
 };
 
 #define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
 
 /* The sleeping steps of node d's parent that are independent of its step. */
+static struct dpor_strategy *dpor_of(struct pr_tree *t)
+{
+	return (struct dpor_strategy *)((char *)t -
+					offsetof(struct dpor_strategy, tree));
+}
+
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d], *up;
 	struct pr_event *out;
 	pr_procset awake;
 
+	if (dpor_of(t)->bounded) {
+		/* The running context first: it costs no preemption. */
+		if (nd->cur != PR_NO_PROC && (nd->enabled & (PR_PROC_BIT(nd->cur))))
+			return nd->cur;
+		return pr_proc_lowest(nd->enabled);
+	}
 	if (d > 0) {
 		up = &t->node[d - 1];
 		out = pr_tree_sleepers_reserve(t, up->sleep_n);
@@ -70,13 +104,13 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 				continue;
 			t->sleepers[t->nsleepers++] = *s;
 			nd->sleep_n++;
-			nd->sleep |= 1u << s->proc;
+			nd->sleep |= PR_PROC_BIT(s->proc);
 		}
 	}
 	awake = nd->enabled & ~nd->sleep;
 	if (!awake)
 		return PR_NO_PROC;
-	if (nd->cur != PR_NO_PROC && (awake & (1u << nd->cur)))
+	if (nd->cur != PR_NO_PROC && (awake & (PR_PROC_BIT(nd->cur))))
 		return nd->cur;
 	return pr_proc_lowest(awake);
 }
@@ -85,6 +119,33 @@ PR_NO_TSAN static int covered(const uint32_t *c, const struct dpor_strategy *d,
 			      size_t j, int pj)
 {
 	return d->seq[j] <= c[pj];
+}
+
+/* BPOR: process @p at node @k, or every enabled one if @p is not. */
+PR_NO_TSAN static void backtrack_persistent(struct pr_tnode *nk, int p)
+{
+	if (nk->enabled & (PR_PROC_BIT(p)))
+		nk->backtrack |= PR_PROC_BIT(p);
+	else
+		nk->backtrack |= nk->enabled;
+}
+
+/*
+ * BPOR's race e_j < e_i: e_i's process at node j and at the start of
+ * every scheduling block before it (a node whose step is another
+ * process's than its parent's), where switching may cost fewer
+ * preemptions than at j.
+ */
+PR_NO_TSAN static void reverse_bounded(struct pr_tree *t, size_t j, size_t i)
+{
+	int p = t->node[i].ev.proc;
+	size_t k = j;
+
+	backtrack_persistent(&t->node[j], p);
+	for (; k > 0; k--)
+		if (t->node[k - 1].chosen != t->node[k].chosen)
+			backtrack_persistent(&t->node[k], p);
+	backtrack_persistent(&t->node[0], p);
 }
 
 /*
@@ -110,9 +171,9 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 		for (int q = 0; q < ninv && initial; q++)
 			initial = firstv[inv[q]] > ck[inv[q]];
 		if (initial)
-			initials |= 1u << pk;
-		if (!(seen & (1u << pk))) {
-			seen |= 1u << pk;
+			initials |= PR_PROC_BIT(pk);
+		if (!(seen & (PR_PROC_BIT(pk)))) {
+			seen |= PR_PROC_BIT(pk);
 			inv[ninv++] = pk;
 			firstv[pk] = d->seq[k];
 		}
@@ -120,16 +181,15 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 	cand = initials & nj->enabled;
 	if (!cand || (cand & nj->backtrack))
 		return;
-	if (cand & (1u << t->node[i].ev.proc))
-		nj->backtrack |= 1u << t->node[i].ev.proc;
+	if (cand & (PR_PROC_BIT(t->node[i].ev.proc)))
+		nj->backtrack |= PR_PROC_BIT(t->node[i].ev.proc);
 	else
-		nj->backtrack |= 1u << pr_proc_lowest(cand);
+		nj->backtrack |= PR_PROC_BIT(pr_proc_lowest(cand));
 }
 
 PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 {
-	struct dpor_strategy *d = (struct dpor_strategy *)
-		((char *)t - offsetof(struct dpor_strategy, tree));
+	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], n = t->n;
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 
@@ -209,7 +269,10 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		ci[pi] = d->seq[i];
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
-			reverse(d, d->races[r], i);
+			if (d->bounded)
+				reverse_bounded(t, d->races[r], i);
+			else
+				reverse(d, d->races[r], i);
 	}
 }
 
@@ -278,13 +341,13 @@ PR_NO_TSAN struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p
 {
 	struct dpor_strategy *d;
 
-	if (p && p->has_bound)
-		return NULL;	/* see the header comment */
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	d->base.ops = &dpor_ops;
-	pr_tree_init(&d->tree, &dpor_policy, -1, d->base.error,
+	d->bounded = p && p->has_bound;
+	pr_tree_init(&d->tree, &dpor_policy,
+		     d->bounded ? p->preemption_bound : -1, d->base.error,
 		     sizeof(d->base.error));
 	d->tree.full_top = 1;
 	if (p && p->shards)

@@ -97,8 +97,8 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	int ctx = p < PR_MAX_CTX ? p : t->target[p];
 
 	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
-		if ((nd->enabled & (1u << q)) && t->target[q] == ctx)
-			s |= 1u << q;
+		if ((nd->enabled & (PR_PROC_BIT(q))) && t->target[q] == ctx)
+			s |= PR_PROC_BIT(q);
 	return s;
 }
 
@@ -119,7 +119,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 
 	for (int i = 0; i < cs->n; i++) {
 		p = pr_event_proc(pr_choice_code(&cs->c[i]));
-		en |= 1u << p;
+		en |= PR_PROC_BIT(p);
 		idx_of[p] = i;
 		t->target[p] = cs->c[i].ctx;
 	}
@@ -173,8 +173,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		if (nd->top && t->full_top)
 			nd->backtrack = nd->enabled;
 		nd->chosen = (uint8_t)p;
-		nd->backtrack |= 1u << p;
-		nd->done |= 1u << p;
+		nd->backtrack |= PR_PROC_BIT(p);
+		nd->done |= PR_PROC_BIT(p);
 		if (nd->top && nd->ntop + 1u == t->split && leaf_is_foreign(t)) {
 			t->foreign = 1;
 			t->pos = d + 1;
@@ -182,17 +182,35 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		}
 	}
 	pr_event_begin(&nd->ev, pr_proc_code(nd->chosen));
-	if (nd->ev.kind != PR_EV_START)
+	/*
+	 * A bounded search explores deliveries before a context's first step
+	 * and wherever a switch is free too: later, the same delivery may
+	 * cost a preemption the bound cannot pay.
+	 */
+	if (nd->ev.kind != PR_EV_START || t->bound >= 0)
 		nd->backtrack |= pr_tree_interrupts_of(t, nd, nd->chosen);
+	if (t->bound >= 0 && nd->cur == PR_NO_PROC)
+		nd->backtrack |= nd->enabled & ~(PR_PROC_BIT(PR_MAX_CTX) - 1);
 	t->pos++;
 	*budget = 1;
 	return idx_of[nd->chosen];
 }
 
+PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
+				      const struct pr_tnode *nd)
+{
+	if (t->bound < 0 || nd->cur == PR_NO_PROC ||
+	    nd->preemptions < (uint32_t)t->bound)
+		return nd->enabled;
+	if (nd->enabled != PR_PROC_BIT(nd->cur))
+		t->bound_cut = 1;
+	return PR_PROC_BIT(nd->cur);
+}
+
 /*
- * The deepest node with a choice left: take it (the subtree under its
- * old choice is complete, so that choice now sleeps there), and replay
- * down to it next time.
+ * The deepest node with a choice left within the preemption bound: take
+ * it (the subtree under its old choice is complete, so that choice now
+ * sleeps there), and replay down to it next time.
  */
 PR_NO_TSAN static void next_branch(struct pr_tree *t)
 {
@@ -201,6 +219,8 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
 		struct pr_event *slot;
 
+		if (left && t->bound >= 0)
+			left &= pr_tree_allowed(t, nd);
 		if (!left)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
@@ -209,10 +229,10 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 			*slot = nd->ev;
 			t->nsleepers++;
 			nd->sleep_n++;
-			nd->sleep |= 1u << nd->chosen;
+			nd->sleep |= PR_PROC_BIT(nd->chosen);
 		}
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
-		nd->done |= 1u << nd->chosen;
+		nd->done |= PR_PROC_BIT(nd->chosen);
 		t->n = t->prefix = d + 1;
 		t->fresh = d;
 		return;

@@ -109,6 +109,13 @@ void pr_tree_split(struct pr_tree *t, unsigned shard, unsigned shards);
 pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 				 const struct pr_tnode *nd, int p);
 
+/*
+ * The choices node @nd may take within the preemption bound: all enabled,
+ * or only the running context once the path holds bound preemptions
+ * (and then notes that the bound cut something).
+ */
+pr_procset pr_tree_allowed(struct pr_tree *t, const struct pr_tnode *nd);
+
 /* For policies: room for @n more sleeping steps; NULL if out of memory. */
 struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
 
