@@ -3,8 +3,13 @@
 # shipped failing scenario (make bench).
 #
 # For each scenario in scenarios/ whose expect is a failure, and each
-# strategy, explore seeds 1..SEEDS and note the first run that fails with
-# the scenario's expected verdict (runs counted from 1).  A failure of
+# sampler, explore seeds 1..SEEDS and note the first run that fails with
+# the scenario's expected verdict (runs counted from 1).  Every sampler
+# gets the budget and PCT depth of the scenario's explore line before
+# issue 13 turned the lines to dpor (the table below; "today" in issue
+# 15): pct runs at that depth, the portfolio's pct member too.  Beside
+# them, the scenario's own explore line as it is now (dpor with a
+# preemption bound: deterministic, one number for every seed).  A failure of
 # another kind first (a workload may hold more than one bug: the seeds'
 # F3 double free hides in several, doc/findings.md) does not count: the
 # exploration resumes after it (--first-run), and the row says in how many
@@ -39,11 +44,33 @@ if [ -z "$SCENARIOS" ]; then
 	done
 fi
 
+# The explore lines before issue 13 (commit c05f1ff): NAME DEPTH RUNS.
+# A scenario not listed uses its line's depth (3 if none) and runs.
+legacy() {
+	case $1 in
+	add-after-insert|f1-lookup-slot-reread|no-recheck|radix-rcu-free)
+				echo 3 2000 ;;
+	deref-slot-plain|shrink-stale-slot)	echo 3 3000 ;;
+	f2-release-leak)	echo 4 150000 ;;
+	f4-gang-lookup-spin)	echo 3 15000 ;;
+	f8-add-lookup-grow)	echo 3 5000 ;;
+	f8-lookup-slot-grow)	echo 2 2000 ;;
+	f9-release-lru-isolate)	echo 6 300000 ;;
+	lock-no-recheck|no-freeing-flag)	echo 3 2000 ;;
+	spec-free-check*)	echo 5 500000 ;;
+	spec-irq)		echo 3 100000 ;;
+	esac
+}
+
 # one SCENARIO: every strategy and seed; rows to $tmp/<name>.rows
 one() {
 	scn=$1
 	name=$(basename "$scn" .scn)
 	runs=$(sed -n 's/^explore.* runs \([0-9]*\).*/\1/p' "$scn")
+	depth=$(sed -n 's/^explore.* depth \([0-9]*\).*/\1/p' "$scn")
+	set -- $(legacy "$name")
+	[ $# -eq 2 ] && depth=$1 runs=$2
+	depth=${depth:-3}
 	expect=$(sed -n 's/^expect \([a-z-]*\).*/\1/p' "$scn")
 	budget=${runs:-10000}
 	[ "$budget" -gt "$cap" ] && budget=$cap
@@ -55,7 +82,7 @@ one() {
 			from=0 res=miss seen=0
 			while [ $from -lt "$budget" ]; do
 				nice "$PAGERACE" explore -q --json --no-timing -s "$s" \
-					-n $((budget - from)) --first-run $from --seed $i \
+					-d "$depth" -n $((budget - from)) --first-run $from --seed $i \
 					--trace-dir "$tmp/tr-$name" "$scn" >"$tmp/$name.j" 2>/dev/null
 				f=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "$tmp/$name.j")
 				if [ -z "$f" ]; then
@@ -91,6 +118,19 @@ one() {
 			       name, s, found, NR, show(m), show(p), b, other
 		}' "$tmp/$name.$s" >>"$tmp/$name.rows"
 	done
+	# The explore line as it is (dpor and its bound, if it says so).
+	line=$(sed -n 's/^explore strategy \([a-z]*\).*/\1/p' "$scn")
+	case $line in dfs|dpor)
+		nice "$PAGERACE" explore -q --json --no-timing \
+			--trace-dir "$tmp/tr-$name" "$scn" >"$tmp/$name.j" 2>/dev/null
+		f=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "$tmp/$name.j")
+		r=$(sed -n 's/.*"first_failure":{"run":\([0-9]*\),"kind":"'"$expect"'".*/\1/p' "$tmp/$name.j")
+		n=$(sed -n 's/.*"runs":\([0-9]*\).*/\1/p' "$tmp/$name.j")
+		bound=$(sed -n 's/^explore.* bound \([0-9]*\).*/\1/p' "$scn")
+		if [ -n "$r" ]; then r=$((r + 1)); f=all; else r=">$n"; f=none; fi
+		printf "| %-22s | %-9s | %5s | %9s | %9s | %7s | %5s |\n" \
+			"$name" "$line b=${bound:-none}" "$f" "$r" "$r" "line" "-" >>"$tmp/$name.rows"
+	esac
 }
 
 # The control: spec-free-check without its own knob.  The workload still
@@ -100,6 +140,7 @@ one() {
 if [ -z "$NO_CONTROL" ] && echo "$SCENARIOS" | grep -q 'spec-free-check'; then
 	sed 's/^knobs spec-free-check, /knobs /' "$srcdir/scenarios/spec-free-check.scn" \
 		>"$tmp/spec-free-check-noknob.scn"
+	mkdir -p "$tmp/tr-spec-free-check-noknob"
 	SCENARIOS="$SCENARIOS $tmp/spec-free-check-noknob.scn"
 fi
 
