@@ -73,6 +73,7 @@ one() {
 	depth=${depth:-3}
 	expect=$(sed -n 's/^expect \([a-z-]*\).*/\1/p' "$scn")
 	budget=${runs:-10000}
+	: >"$tmp/$name.rows"
 	[ "$budget" -gt "$cap" ] && budget=$cap
 	for s in $strategies; do
 		: >"$tmp/$name.$s"
