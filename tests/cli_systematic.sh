@@ -34,7 +34,7 @@ run() {
 }
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
 
-echo "1..32"
+echo "1..33"
 
 # ---- failures are found, saved, replayed, shown and minimised
 for s in dpor dfs; do
@@ -129,6 +129,13 @@ ok $? "dpor with bound 2 (BPOR) finds message-passing's bug"
 run 0 "$PAGERACE" explore -q --no-timing -s dpor --preemption-bound 1 message-passing
 cov | grep -q '^bounded: preemption bound 1, [0-9]* executions (dpor), memory sc, no failure$'
 ok $? "... and with bound 1 states what it covered: $(cov)"
+sed -e 's/^explore .*/explore strategy dpor bound 0/' "$tmp/sys.scn" >"$tmp/b0.scn"
+"$PAGERACE" explore -q --no-timing --trace-dir "$tmp/t" "$tmp/b0.scn" >"$tmp/out0" 2>&1
+"$PAGERACE" explore -q --no-timing --trace-dir "$tmp/t" --preemption-bound none \
+	"$tmp/b0.scn" >"$tmp/out" 2>"$tmp/err"
+grep -q 'preemption bound 0' "$tmp/out0" &&
+	cov | grep -q '[0-9]* executions (dpor)' && ! grep -q 'preemption bound' "$tmp/out"
+ok $? "--preemption-bound none drops the scenario's bound: $(cov)"
 run 2 "$PAGERACE" explore -q -s pct --preemption-bound 2 message-passing
 grep -q 'dfs and dpor only' "$tmp/err"
 ok $? "a bound with a sampler: exit 2, said why"

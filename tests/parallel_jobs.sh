@@ -57,7 +57,7 @@ ok $? "message-passing pct, stop at the first failure: same for -j 1, 2, 3"
 test "$(ls "$tmp/mp-pct-3/pagerace-traces" | wc -l)" -eq 1
 ok $? "stop at the first failure: -j 3 leaves one trace, the lowest run's"
 
-same_for_jobs scn 1 -s pct -n 120000 "$srcdir/scenarios/spec-free-check.scn"
+same_for_jobs scn 1 -s pct -d 5 -n 120000 "$srcdir/scenarios/spec-free-check.scn"
 ok $? "spec-free-check.scn pct (fails late): same runs, outcome counts, trace"
 
 same_for_jobs clean 0 -n 4000 "$srcdir/scenarios/insert-lookup.scn"

@@ -46,7 +46,7 @@ ok $? "lost-update -k: merged shards 0/3 1/3 2/3 = the unsharded summary"
 diff -r lu-full/pagerace-traces lu-shards/pagerace-traces >/dev/null
 ok $? "lost-update -k: the shards wrote the unsharded run's traces"
 
-sharded sfc -s pct -n 150000 "$srcdir/scenarios/spec-free-check.scn"
+sharded sfc -s pct -d 5 -n 150000 "$srcdir/scenarios/spec-free-check.scn"
 ok $? "spec-free-check pct, stop at the first failure: merged = unsharded"
 grep -q '"failures":0' sfc-shards/s0.json && grep -q '"failures":1' sfc-shards/s2.json
 ok $? "its first failure is in shard 2/3, shard 0/3 is clean (the merge skips none)"

@@ -32,7 +32,8 @@ static void explore_usage(FILE *f)
 "                        or one per equivalence class)\n"
 "  -n, --runs N          number of runs (default 10000; dfs and dpor:\n"
 "                        an execution budget, default 1000000)\n"
-"      --preemption-bound K  dfs: at most K preemptions per execution\n"
+"      --preemption-bound K  dfs, dpor: at most K preemptions per execution\n"
+"                            (none: no bound, not even the scenario's)\n"
 "      --first-run I     index of the first run (default 0)\n"
 "  -t, --time SECONDS    stop after this long instead (runs stay exact)\n"
 "      --seed S          exploration seed (default 1)\n"
@@ -183,14 +184,19 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 			o->set |= SET_PCT_STEPS;
 			break;
 		case OPT_BOUND:
+			/* "none": no bound, not even the scenario's. */
+			o->set |= SET_BOUND;
+			if (!strcmp(optarg, "none")) {
+				o->params.has_bound = 0;
+				break;
+			}
 			if (parse_u64(optarg, &v) || v > 1000) {
-				fprintf(stderr, "%s explore: error: --preemption-bound needs a number from 0 to 1000, not '%s'\n",
+				fprintf(stderr, "%s explore: error: --preemption-bound needs a number from 0 to 1000 or 'none', not '%s'\n",
 					pr_argv0, optarg);
 				return -1;
 			}
 			o->params.has_bound = 1;
 			o->params.preemption_bound = (int)v;
-			o->set |= SET_BOUND;
 			break;
 		case OPT_MAX_STEPS:
 			if (parse_u64(optarg, &o->run.max_steps) ||
