@@ -11,7 +11,8 @@
  * SURW applies that to the events that matter only: the interesting
  * events (here: accesses to objects that more than one context touches,
  * one of them writing) are interleaved by URW over their counts, and the
- * other steps run as a plain random walk in between.  An interesting step
+ * other steps run in between (a plain random walk in the paper; weighted
+ * here, below).  An interesting step
  * waits until it is the "intended" one: a context drawn with weight equal
  * to its remaining interesting events; the others go on with their
  * uninteresting steps meanwhile.
@@ -32,9 +33,10 @@
  * over a chosen subset beats uniform over everything.
  *
  * Interrupts arrive at a random step of the path of the context they
- * interrupt (surw_event).  Every decision is a draw (budget one step).  The randomness is a function of
- * (seed, run) and of the trials, themselves a function of the seed; the
- * decisions are recorded like any other strategy's and replay alone.
+ * interrupt (surw_event).  Every decision is a draw (budget one step).
+ * The randomness is a function of (seed, run) and of the trials,
+ * themselves a function of the seed; the decisions are recorded like any
+ * other strategy's and replay alone.
  */
 #include "runtime/tsan.h"
 #include "runtime/rng.h"
