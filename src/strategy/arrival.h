@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arrival.h - when an injected event (interrupt) arrives, for samplers
- * that order contexts by other means (pos.c, surw.c).
+ * that order contexts by other means (pos.c; surw.c counts the arrival
+ * in the interrupted context's own steps instead).
  *
  * An interrupt is enabled at nearly every decision of the context it
  * targets.  A sampler that treats it as one more choice per step (a
