@@ -61,7 +61,7 @@ else
 fi
 
 # 4. Wording: plurals and run numbering.
-"$PAGERACE" explore --no-timing --trace-dir tr lost-update >out 2>err
+"$PAGERACE" explore -s random --no-timing --trace-dir tr lost-update >out 2>err
 grep -q '^lost-update: FAILED at run #4 (the 5th; seed 1, strategy random)$' out &&
 	grep -q '^lost-update: 5 runs, 1 failure (strategy random, seed 1)$' out &&
 	grep -q 'schedule: 3 segments, 6 steps, 1 preemption$' out
@@ -148,12 +148,12 @@ ok $? "merge of malformed JSON: FILE:LINE:COL: error (exit $rc)"
 
 # 9. JSON strings: UTF-8 kept, invalid bytes become U+FFFD.
 u=$(printf 'tr\303\251es')
-"$PAGERACE" explore --json -q --trace-dir "$u" lost-update >out 2>err
+"$PAGERACE" explore -s random --json -q --trace-dir "$u" lost-update >out 2>err
 grep -q "\"trace\":\"$u/lost-update-seed1-run4.trace\"" out
 ok $? "--json keeps a UTF-8 trace folder name as it is"
 
 l=$(printf 'tr\351es')
-"$PAGERACE" explore --json -q --trace-dir "$l" lost-update >out 2>err
+"$PAGERACE" explore -s random --json -q --trace-dir "$l" lost-update >out 2>err
 grep -q '"trace":"tr\\ufffdes/lost-update-seed1-run4.trace"' out
 ok $? "--json writes a Latin-1 byte as \\ufffd (valid JSON)"
 

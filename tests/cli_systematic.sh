@@ -74,7 +74,7 @@ cov | grep -q '^incomplete: stopped after 100 executions (dpor), the execution b
 ok $? "a budget that runs out is incomplete: $(cov)"
 ! grep -q exhaustive "$tmp/out"
 ok $? "... and never says exhaustive"
-run 0 "$PAGERACE" explore -q --no-timing -n 500 message-passing-fixed
+run 0 "$PAGERACE" explore -q --no-timing -s random -n 500 message-passing-fixed
 test "$(cov)" = "sampled: 500 runs (random), memory sc, no failure"
 ok $? "a sampler says sampled: $(cov)"
 run 0 "$PAGERACE" explore -q --no-timing -s pct -d 4 -n 300 message-passing-fixed
@@ -143,7 +143,7 @@ run 2 "$PAGERACE" explore -q -s dfs --jobs 2 --shard 0/2 message-passing
 grep -q "give --jobs or --shard, not both" "$tmp/err"
 ok $? "dfs with --jobs and --shard: exit 2, said why"
 run 2 "$PAGERACE" explore -q -s nope message-passing
-grep -q "unknown strategy 'nope' (random, pct, dfs, dpor)" "$tmp/err"
+grep -q "unknown strategy 'nope' (random, pct, pos, surw, portfolio, dfs, dpor)" "$tmp/err"
 ok $? "an unknown strategy lists the known ones"
 
 # ---- a split search: dfs's shards add up to the whole tree

@@ -7,6 +7,9 @@
 # before the error, and no message doubles its "error:" prefix; a later
 # explore removes the temporaries of dead processes.
 #
+# The explorations name -s random: the file names below are random's
+# first failing run of lost-update (run 4 of seed 1).
+#
 # (Devices such as /dev/null and /dev/full are written through the same
 # way as a FIFO; they are not used here, since a pagerace without this
 # fix would rename a regular file over them when run as root.)
@@ -34,7 +37,7 @@ one_error_line() {	# exactly one line on stderr, one "error:" in it
 echo "1..11"
 
 # A trace to show and minimize.
-"$PAGERACE" explore -q --trace-dir tr lost-update >out 2>err
+"$PAGERACE" explore -s random -q --trace-dir tr lost-update >out 2>err
 t=tr/lost-update-seed1-run4.trace
 test -f "$t"
 ok $? "explore lost-update saves $t"
@@ -52,9 +55,9 @@ mkdir sub
 test -L dangling.trace && head -1 sub/dangling.trace | grep -q '^pagerace-trace '
 ok $? "minimize -o DANGLING-SYMLINK creates the link's target"
 
-"$PAGERACE" explore -q -o link2.trace --trace-dir tr2 lost-update >out 2>err
+"$PAGERACE" explore -s random -q -o link2.trace --trace-dir tr2 lost-update >out 2>err
 ln -sf link2.trace l3.trace
-"$PAGERACE" explore -q -o l3.trace --trace-dir tr2 lost-update >out 2>err
+"$PAGERACE" explore -s random -q -o l3.trace --trace-dir tr2 lost-update >out 2>err
 test -L l3.trace && test -f link2.trace && ! test -L link2.trace
 ok $? "explore -o SYMLINK: the link stays, its target is the trace"
 
@@ -68,7 +71,7 @@ test $rc -eq 1 && test -p fifo1 && grep -q 'lost-update' got1
 ok $? "show -o FIFO writes into the FIFO, which stays a FIFO (exit $rc)"
 
 cat fifo2 >got2 &
-"$PAGERACE" explore -q -o fifo2 --trace-dir tr3 lost-update >out 2>err
+"$PAGERACE" explore -s random -q -o fifo2 --trace-dir tr3 lost-update >out 2>err
 rc=$?
 wait
 test $rc -eq 1 && test -p fifo2 && head -1 got2 | grep -q '^pagerace-trace '
@@ -81,7 +84,7 @@ rc=$?
 test $rc -eq 2 && one_error_line && grep -q 'is a directory' err && test -d adir
 ok $? "show -o DIRECTORY: exit 2, one line, one 'error:' (exit $rc)"
 
-"$PAGERACE" explore -q -o adir --trace-dir tr4 lost-update >out 2>err
+"$PAGERACE" explore -s random -q -o adir --trace-dir tr4 lost-update >out 2>err
 rc=$?
 test $rc -eq 2 && grep -q 'is a directory' err &&
 	test "$(grep -o 'error:' err | wc -l)" -eq 1
@@ -90,7 +93,7 @@ ok $? "explore -o DIRECTORY: exit 2, no doubled 'error:' (exit $rc)"
 # An unwritable trace folder (here a regular file): the verdict is still
 # printed, then the error.
 echo x >notadir
-"$PAGERACE" explore --trace-dir notadir/sub lost-update >out 2>err
+"$PAGERACE" explore -s random --trace-dir notadir/sub lost-update >out 2>err
 rc=$?
 test $rc -eq 2 && grep -q 'FAILED at run #4' out && grep -q 'verdict:' out &&
 	test "$(grep -o 'error:' err | wc -l)" -eq 1 && grep -q 'notadir' err
@@ -99,7 +102,7 @@ ok $? "unwritable --trace-dir: verdict block printed, one 'error:' (exit $rc)"
 # A regular -o file is replaced whole and keeps its permissions.
 echo old >reg.trace
 chmod 600 reg.trace
-"$PAGERACE" explore -q -o reg.trace --trace-dir tr5 lost-update >out 2>err
+"$PAGERACE" explore -s random -q -o reg.trace --trace-dir tr5 lost-update >out 2>err
 test "$(stat -c %a reg.trace)" = 600 && head -1 reg.trace | grep -q '^pagerace-trace ' &&
 	! ls ./*.tmp.* 2>/dev/null
 ok $? "explore -o REGULAR: replaced whole, mode kept, no temporary left"
@@ -112,7 +115,7 @@ mkdir -p tr6
 echo partial >"tr6/x.trace.tmp.$dead"
 echo partial >"tr6/y.trace.tmp.$$"
 echo mine >"tr6/notes.tmp.$dead"
-"$PAGERACE" explore -q -n 10 --trace-dir tr6 lost-update-fixed >out 2>err
+"$PAGERACE" explore -s random -q -n 10 --trace-dir tr6 lost-update-fixed >out 2>err
 ! test -e "tr6/x.trace.tmp.$dead" && test -e "tr6/y.trace.tmp.$$" &&
 	test -e "tr6/notes.tmp.$dead"
 ok $? "explore removes a dead process's *.trace.tmp.PID, keeps a live one's and other files"

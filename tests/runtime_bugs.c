@@ -3,7 +3,8 @@
  * runtime_bugs.c - the classic bug programs are found, replayed exactly,
  * and their fixed twins stay clean.
  *
- * For every buggy program, under random and under PCT (depth 3), over a
+ * For every buggy program, under random, PCT (depth 3), POS, SURW and the
+ * portfolio, over a
  * fixed list of exploration seeds: the bug is found within MAX_RUNS runs
  * with the expected verdict kind, and replaying the recorded schedule gives
  * the same verdict (kind, step, context, site), the same length and the
@@ -59,10 +60,19 @@ static struct pr_strategy *make_strategy(const char *name, int depth,
 					 uint64_t seed)
 {
 	struct pr_strategy_params p = { .pct_depth = depth, .pct_steps = 0 };
+	struct pr_strategy *s;
 
-	if (!strcmp(name, "pct"))
+	/* As src/cli/explore.c does: k for the samplers that need it. */
+	if (strcmp(name, "random"))
 		p.pct_steps = calibrate_pct(prog, seed);
-	return pr_strategy_create(name, &p);
+	s = pr_strategy_create(name, &p);
+	if (s && pr_strategy_calibrate(s, prog, &ropts, seed)) {
+		s->ops->destroy(s);
+		s = NULL;
+	}
+	if (!s)
+		bail_out("cannot create a strategy");
+	return s;
 }
 
 static int same_schedule(const struct pr_schedule *a,
@@ -259,10 +269,15 @@ int main(void)
 	for (size_t i = 0; i < NBUGS; i++) {
 		check_bug(bugs[i].name, bugs[i].kind, "random");
 		check_bug(bugs[i].name, bugs[i].kind, "pct");
+		check_bug(bugs[i].name, bugs[i].kind, "pos");
+		check_bug(bugs[i].name, bugs[i].kind, "surw");
+		check_bug(bugs[i].name, bugs[i].kind, "portfolio");
 	}
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		check_fixed(fixed[i], "random", NULL);
 		check_fixed(fixed[i], "pct", NULL);
+		check_fixed(fixed[i], "pos", NULL);
+		check_fixed(fixed[i], "surw", NULL);
 	}
 	check_mp_depth();
 	return done_testing();

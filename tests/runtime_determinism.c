@@ -3,7 +3,7 @@
  * runtime_determinism.c - a run is a pure function of (program, strategy,
  * parameters, seed, run index).
  *
- * For 1000 seeds, each program is run under random and PCT, once in
+ * For 1000 seeds, each program is run under every sampler, once in
  * ascending seed order with one strategy instance and once in descending
  * order with a fresh one; the two renderings of every trace (the text that
  * `pagerace explore` would save) must be byte-identical.  Different seeds
@@ -28,6 +28,17 @@ static struct pr_run_options ropts;
 static uint64_t calibrate_pct(const struct pr_program *prog, uint64_t seed)
 {
 	return pr_pct_calibrate(prog, &ropts, seed);
+}
+
+/* A strategy as src/cli/explore.c makes it: created, then calibrated. */
+static struct pr_strategy *make(const char *name, const struct pr_program *prog,
+				const struct pr_strategy_params *p, uint64_t seed)
+{
+	struct pr_strategy *s = pr_strategy_create(name, p);
+
+	if (!s || pr_strategy_calibrate(s, prog, &ropts, seed))
+		bail_out("cannot create a strategy");
+	return s;
 }
 
 /* Run @run of @seed and render its trace as explore's save_trace would. */
@@ -95,11 +106,9 @@ static void check(const char *name, const char *strat_name)
 	for (uint64_t seed = 1; seed <= NSEEDS; seed++) {
 		params[seed].pct_depth = 3;
 		params[seed].pct_steps = 0;
-		if (!strcmp(strat_name, "pct"))
+		if (strcmp(strat_name, "random"))
 			params[seed].pct_steps = calibrate_pct(prog, seed);
-		s = pr_strategy_create(strat_name, &params[seed]);
-		if (!s)
-			bail_out("cannot create strategy");
+		s = make(strat_name, prog, &params[seed], seed);
 		first[seed] = run_trace(name, prog, strat_name, s,
 					&params[seed], seed, seed % 7,
 					&failed);
@@ -109,18 +118,18 @@ static void check(const char *name, const char *strat_name)
 	}
 	ok(bad == 0, "%s/%s: all %d traces render", name, strat_name, NSEEDS);
 	/*
-	 * Pass 2: descending seeds, one strategy instance per PCT k but
-	 * reused across seeds for random, so any state leaking from one run
-	 * into the next would show.
+	 * Pass 2: descending seeds, one strategy instance per seed for those
+	 * calibrated per seed (k, surw's trials) but reused across seeds for
+	 * random, so any state leaking from one run into the next would show.
 	 */
 	s = NULL;
 	for (uint64_t seed = NSEEDS; seed >= 1; seed--) {
 		char *again;
 
-		if (!s || !strcmp(strat_name, "pct")) {
+		if (!s || strcmp(strat_name, "random")) {
 			if (s)
 				s->ops->destroy(s);
-			s = pr_strategy_create(strat_name, &params[seed]);
+			s = make(strat_name, prog, &params[seed], seed);
 		}
 		again = run_trace(name, prog, strat_name, s, &params[seed],
 				  seed, seed % 7, &failed);
@@ -166,6 +175,9 @@ int main(void)
 	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 		check(progs[i], "random");
 		check(progs[i], "pct");
+		check(progs[i], "pos");
+		check(progs[i], "surw");
+		check(progs[i], "portfolio");
 	}
 	return done_testing();
 }

@@ -7,7 +7,8 @@
  *               executions (dpor) ran, under the memory model named;
  *   bounded     every execution with at most K preemptions ran (dfs), and
  *               the bound did cut some off;
- *   sampled     N runs drawn by a sampler (random, pct): no claim beyond
+ *   sampled     N runs drawn by a sampler (random, pct, pos, surw,
+ *               portfolio): no claim beyond
  *               them;
  *   incomplete  a systematic search stopped early (budget, time, or the
  *               first failure), so it proves nothing about the rest.
@@ -25,15 +26,21 @@ int explore_systematic(const char *strategy)
 	return !strcmp(strategy, "dfs") || !strcmp(strategy, "dpor");
 }
 
+int explore_needs_steps(const char *strategy)
+{
+	return !strcmp(strategy, "pct") || !strcmp(strategy, "pos") ||
+	       !strcmp(strategy, "surw") || !strcmp(strategy, "portfolio");
+}
+
 int explore_check_strategy(const struct explore_opts *o, const char *cmd)
 {
-	static const char *const known[] = { "random", "pct", "dfs", "dpor" };
+	static const char *const known[] = { "random", "pct", "pos", "surw", "portfolio", "dfs", "dpor" };
 	int ok = 0;
 
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		ok |= !strcmp(o->strategy, known[i]);
 	if (!ok) {
-		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, dfs, dpor)\n",
+		fprintf(stderr, "%s %s: error: unknown strategy '%s' (random, pct, pos, surw, portfolio, dfs, dpor)\n",
 			pr_argv0, cmd, o->strategy);
 		return -1;
 	}
@@ -95,6 +102,9 @@ void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 
 	if (!strcmp(strategy, "pct"))
 		snprintf(how, sizeof(how), "pct d=%d", pct_depth);
+	else if (!strcmp(strategy, "portfolio"))
+		snprintf(how, sizeof(how), "portfolio: surw, pos, pct d=%d",
+			 pct_depth);
 	else
 		snprintf(how, sizeof(how), "%s", strategy);
 	snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",

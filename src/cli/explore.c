@@ -357,7 +357,8 @@ static void print_summary(struct explore_state *st, double elapsed)
 	s.elapsed = elapsed;
 	s.timing = !o->no_timing;
 	s.keep_going = o->keep_going;
-	s.pct = !strcmp(o->strategy, "pct");
+	/* pct's parameters; the portfolio runs pct among its members. */
+	s.pct = !strcmp(o->strategy, "pct") || !strcmp(o->strategy, "portfolio");
 	s.pct_depth = o->params.pct_depth;
 	s.pct_steps = o->params.pct_steps;
 	s.sharded = o->shards != 0;
@@ -455,7 +456,7 @@ int cmd_explore(int argc, char **argv)
 	if (explore_systematic(o->strategy) && !(o->set & SET_RUNS) &&
 	    !(st.tg.scn && st.tg.scn->explore.runs))
 		o->runs = 1000000;
-	if (!strcmp(o->strategy, "pct") && o->params.pct_steps == 0) {
+	if (explore_needs_steps(o->strategy) && o->params.pct_steps == 0) {
 		o->params.pct_steps = pr_pct_calibrate(st.tg.prog, &o->run,
 						       o->seed);
 		if (st.tg.scn)	/* the calibration runs are not explored */
@@ -466,12 +467,17 @@ int cmd_explore(int argc, char **argv)
 		o->params.shards = o->shards;
 	}
 	st.strat = pr_strategy_create(o->strategy, &o->params);
-	if (!st.strat) {
+	if (!st.strat || pr_strategy_calibrate(st.strat, st.tg.prog, &o->run,
+					       o->seed)) {
 		fprintf(stderr, "%s explore: error: cannot create strategy %s\n",
 			pr_argv0, o->strategy);
+		if (st.strat)
+			st.strat->ops->destroy(st.strat);
 		target_release(&st.tg);
 		return EXIT_BADINPUT;
 	}
+	if (st.tg.scn)	/* trial runs (surw) are not explored either */
+		scenario_reset_stats(st.tg.scn);
 	/* Slice I of N: runs * I / N up to runs * (I + 1) / N, exactly. */
 	st.lo = o->first_run;
 	st.len = o->runs;

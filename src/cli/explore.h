@@ -99,6 +99,8 @@ enum { STOP_NONE, STOP_BUDGET, STOP_TIME, STOP_FAILURE, STOP_INTERRUPT };
  */
 int explore_check_strategy(const struct explore_opts *o, const char *cmd);
 int explore_systematic(const char *strategy);
+/* Does @strategy need PCT's run length k (params.pct_steps)? */
+int explore_needs_steps(const char *strategy);
 void explore_coverage_text(const struct explore_state *st, char *buf,
 			   size_t len);
 const char *explore_coverage_kind(const struct explore_state *st);

@@ -127,12 +127,13 @@ void scn_parse_explore(struct parser *p)
 		if (!strcmp(t.text, "strategy")) {
 			struct scn_token vt = p->tok;
 
-			scn_ident(p, "a strategy (random, pct, dfs or dpor)", v,
+			scn_ident(p, "a strategy (random, pct, pos, surw, portfolio, dfs or dpor)", v,
 				  sizeof(v));
-			if (strcmp(v, "random") && strcmp(v, "pct") &&
+			if (strcmp(v, "random") && strcmp(v, "pct") && strcmp(v, "pos") &&
+			    strcmp(v, "surw") && strcmp(v, "portfolio") &&
 			    strcmp(v, "dfs") && strcmp(v, "dpor"))
 				scn_fail_at(p, vt.line, vt.col,
-					    "unknown strategy '%s' (random, pct, dfs or dpor)", v);
+					    "unknown strategy '%s' (random, pct, pos, surw, portfolio, dfs or dpor)", v);
 			snprintf(x->strategy, sizeof(x->strategy), "%s", v);
 		} else if (!strcmp(t.text, "runs")) {
 			x->runs = (uint64_t)scn_number(p, 1, 100000000, "a number of runs");

@@ -150,6 +150,8 @@ struct pr_schedule;
 
 struct pr_strategy *pr_random_create(void);
 struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
+/* Partial order sampling (pos.c); interrupts arrive over pct_steps. */
+struct pr_strategy *pr_pos_create(const struct pr_strategy_params *p);
 struct pr_strategy *pr_replay_create(const struct pr_schedule *sched);
 /* Systematic: dfs.c (bound honoured), dpor.c (NULL if a bound is set). */
 struct pr_strategy *pr_dfs_create(const struct pr_strategy_params *p);
@@ -173,8 +175,38 @@ struct pr_run_options;
 uint64_t pr_pct_calibrate(const struct pr_program *prog,
 			  const struct pr_run_options *opts, uint64_t seed);
 
-/* By name ("random", "pct", "dfs", "dpor"); NULL for an unknown name. */
+/*
+ * Selectively uniform random walk (surw.c); like pos, interrupts arrive
+ * over pct_steps.  pr_surw_learn runs its trial runs (reserved run
+ * indexes, a function of @seed): call it once before exploring.
+ */
+struct pr_strategy *pr_surw_create(const struct pr_strategy_params *p);
+int pr_surw_learn(struct pr_strategy *s, const struct pr_program *prog,
+		  const struct pr_run_options *opts, uint64_t seed);
+
+/*
+ * Portfolio (portfolio.c): run r is run r of member r mod M; the name of
+ * that member.  pr_portfolio_calibrate calibrates every member.
+ */
+struct pr_strategy *pr_portfolio_create(const struct pr_strategy_params *p);
+const char *pr_portfolio_member(uint64_t run);
+int pr_portfolio_calibrate(struct pr_strategy *s, const struct pr_program *prog,
+			   const struct pr_run_options *opts, uint64_t seed);
+
+/*
+ * By name ("random", "pct", "pos", "surw", "portfolio", "dfs", "dpor");
+ * NULL for an unknown name.  pos, surw and portfolio need
+ * params.pct_steps (pr_pct_calibrate).
+ */
 struct pr_strategy *pr_strategy_create(const char *name,
 				       const struct pr_strategy_params *p);
+/*
+ * Whatever a strategy learns from trial runs before exploring (surw's
+ * racing accesses), a function of @prog and @seed alone.  Call it once
+ * after creating the strategy, before the first run; a no-op for the
+ * others.  Nonzero: out of memory.
+ */
+int pr_strategy_calibrate(struct pr_strategy *s, const struct pr_program *prog,
+			  const struct pr_run_options *opts, uint64_t seed);
 
 #endif /* PAGERACE_STRATEGY_H */
