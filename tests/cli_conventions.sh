@@ -11,24 +11,11 @@
 # schema and an interrupted shard; JSON strings keep UTF-8 and replace
 # invalid bytes with U+FFFD.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${abs_top_srcdir:-$(pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-conv.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp conv
 cd "$tmp" || exit 1
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' out err 2>/dev/null | head -10
-	fi
-}
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 echo "1..15"
 
@@ -157,4 +144,4 @@ l=$(printf 'tr\351es')
 grep -q '"trace":"tr\\ufffdes/lost-update-seed1-run4.trace"' out
 ok $? "--json writes a Latin-1 byte as \\ufffd (valid JSON)"
 
-[ $failed -eq 0 ]
+tap_done

@@ -7,29 +7,8 @@
 # and replays, and one CPU or interrupt more than the limits is bad input
 # with its location.  What bounds the numbers: runtime/context.h.
 
-PAGERACE=${PAGERACE:-src/pagerace}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-cpus32.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20
-	fi
-}
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	test "$rc" -eq "$want"
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp cpus32
 
 # scenario CPUS IRQS [KNOB]: CPU i looks up page i twice; the last CPU
 # truncates page 0; interrupt j (on CPU j) looks up the keeper, page 40.
@@ -74,7 +53,6 @@ scenario() {
 		echo "forbidden m0[0] != null \"index 0 survived truncate\""
 	}
 }
-
 echo "1..9"
 
 scenario 32 16 >"$tmp/c32.scn"
@@ -124,4 +102,4 @@ else
 	echo "ok $n # SKIP pagerace-tsan not built"
 fi
 
-exit $((failed != 0))
+tap_done

@@ -7,35 +7,15 @@
 # line; an edited schedule is a divergence (exit 2); the same seed twice
 # writes byte-identical traces.
 
-PAGERACE=${PAGERACE:-src/pagerace}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp cli
 
-n=0
-failed=0
-ok() {	# ok COND-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 # run EXPECTED-STATUS CMD...: output in $tmp/out, $tmp/err; status in $rc
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	test "$rc" -eq "$want"
-}
 # one_line: stderr is exactly one line mentioning "error"
 one_line() {
 	test "$(wc -l <"$tmp/err")" -eq 1 && grep -q 'error' "$tmp/err"
 }
 show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
-
 echo "1..48"
 
 # ---- each bug is found, saved, replayed; each fixed twin passes
@@ -191,4 +171,4 @@ ok $? "replay --help: exit 0"
 run 2 "$PAGERACE"
 ok $? "no command: exit 2"
 
-[ $failed -eq 0 ]
+tap_done

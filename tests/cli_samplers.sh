@@ -6,21 +6,13 @@
 # portfolio's first failure is the same run with --jobs 2 and over two
 # --shard halves as in one process.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 case $PAGERACE in /*) ;; *) PAGERACE=$(pwd)/$PAGERACE ;; esac
 srcdir=${abs_top_srcdir:-$(pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-samplers.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp samplers
 
 # first RESULT-JSON: the first failing run, or "none"
 first() { sed -n 's/.*"first_failure":{"run":\([0-9]*\).*/\1/p' "$1" | grep . || echo none; }
-
 echo "1..16"
 
 scn="$srcdir/scenarios/f2-release-leak.scn"

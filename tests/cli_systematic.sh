@@ -8,32 +8,11 @@
 # that do not combine with them are bad input.  Run with PAGERACE (and
 # PAGERACE_TSAN when built: the same searches, the same statements).
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-sys.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp sys
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20
-	fi
-}
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	test "$rc" -eq "$want"
-}
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
-
 echo "1..33"
 
 # ---- failures are found, saved, replayed, shown and minimised
@@ -192,4 +171,4 @@ else
 	echo "ok $n # SKIP pagerace-tsan not built"
 fi
 
-test "$failed" -eq 0
+tap_done

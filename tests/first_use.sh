@@ -8,23 +8,10 @@
 # regression suite (replay/traces.sh) replays the traces traces/local.am
 # lists, not whatever lies in traces/.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${abs_top_srcdir:-$(pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-first.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp first
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -10
-	fi
-}
 echo "1..4"
 
 # A copy of the source tree's scenario and fixtures, as a clone has them.
@@ -62,4 +49,4 @@ test $rc -eq 0 && grep -q "^1\.\.$listed\$" "$tmp/out" &&
 	! grep -q "traces/$want" "$tmp/out"
 ok $? "replay/traces.sh replays the $listed shipped traces only, passes (exit $rc)"
 
-[ $failed -eq 0 ]
+tap_done

@@ -8,22 +8,10 @@
 # knobs and protocols; `make uninstall` removes it all.
 
 builddir=${abs_top_builddir:-$(pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-inst.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp inst
 d=$tmp/dest
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -10
-	fi
-}
 echo "1..10"
 
 # The parent make's jobserver and flags are not for this one.
@@ -97,4 +85,4 @@ left=$(find "$d" -type f | wc -l)
 test "$left" -eq 0
 ok $? "nothing left after uninstall ($left files)"
 
-[ $failed -eq 0 ]
+tap_done

@@ -9,25 +9,12 @@
 # it was interrupted (--json: "interrupted":true), exits 130 (SIGINT) or
 # 143 (SIGTERM), and leaves no *.tmp.* file in its trace folder.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 # Job control: a background command then has its own process group and
 # SIGINT as its default (without it the shell starts it with SIGINT
 # ignored, and pagerace rightly keeps it ignored: the last check).
 set -m
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-int.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp int
 
 # stop SIGNAL JOBS JSON DIR: start a -k explore of lost-update (a failing
 # run every few runs, so traces are being written all the time), wait for
@@ -86,7 +73,6 @@ check() {	# check TRIES SIGNAL JOBS JSON WANT-RC: one TAP line
 	test $bad -eq 0 && test $left -eq 0
 	ok $? "$1, -j $2 ${3:-text}: $TRIES tries, $bad wrong, exit $4, $left temporary files left"
 }
-
 echo "1..6"
 check 20 INT 1 "" 130
 check 3 TERM 1 "" 143
@@ -116,4 +102,4 @@ rc=$?
 test $alive -eq 0 && test $rc -eq 143 && grep -q 'interrupted by SIGTERM' "$d/out"
 ok $? "SIGINT ignored on entry stays ignored; SIGTERM then stops it (exit $rc)"
 
-[ $failed -eq 0 ]
+tap_done

@@ -10,21 +10,9 @@
 #  - without the knob the same budget is clean.
 # (Each 2.6.27 knob's own scenario is checked by replay/budgets.sh.)
 
-PAGERACE=${PAGERACE:-src/pagerace}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-mknobs.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp mknobs
 
-n=0 failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" | head -5
-	fi
-}
 json() {
 	sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p" "$tmp/out" | head -n 1
 }
@@ -34,7 +22,6 @@ explore() {	# explore SEED PROGRAM OPTS...
 	"$PAGERACE" explore -q --json --seed "$seed" -p merged -s pct -d 3 \
 		-n 5000 --trace-dir "$tmp/tr" "$@" "$prog" >"$tmp/out" 2>&1
 }
-
 echo "1..12"
 for seed in 1 2 3; do
 	explore $seed pc-walk-free -K radix-rcu-free
@@ -53,4 +40,4 @@ for seed in 1 2 3; do
 	explore $seed pc-mixed
 	ok $? "pc-mixed -p merged (seed $seed): clean"
 done
-[ $failed -eq 0 ]
+tap_done

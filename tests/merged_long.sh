@@ -11,15 +11,13 @@
 # 2 knob scenarios, 3 strategies), 1000000 runs each, all clean, in
 # 11 min 50 s wall, 4 min 8 s CPU (`sh tests/merged_long.sh`).
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
 RUNS=${RUNS:-1000000}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-merged.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp merged
 
 programs=$("$PAGERACE" list | sed -n 's/^\(pc-[a-z-]*\) .*/\1/p')
 scenarios=$(cd "$srcdir" && grep -l '^expect pass' scenarios/*.scn | LC_ALL=C sort)
-n=0 failed=0
 total=$(( ($(echo "$programs" | wc -w) + $(echo "$scenarios" | wc -w) + 2) * 3 ))
 echo "1..$total"
 run() {	# run WHAT OPTS...: one explore, one TAP line
@@ -45,4 +43,4 @@ for s in $scenarios scenarios/shrink-stale-slot.scn scenarios/deref-slot-plain.s
 		run "$srcdir/$s" -K none $st
 	done
 done
-[ $failed -eq 0 ]
+tap_done

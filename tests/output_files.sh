@@ -14,23 +14,10 @@
 # way as a FIFO; they are not used here, since a pagerace without this
 # fix would rename a regular file over them when run as root.)
 
-PAGERACE=${PAGERACE:-src/pagerace}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-out.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp out
 cd "$tmp" || exit 1
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' out err 2>/dev/null | head -10
-	fi
-}
 one_error_line() {	# exactly one line on stderr, one "error:" in it
 	test "$(wc -l <err)" -eq 1 && test "$(grep -o 'error:' err | wc -l)" -eq 1
 }
@@ -120,4 +107,4 @@ echo mine >"tr6/notes.tmp.$dead"
 	test -e "tr6/notes.tmp.$dead"
 ok $? "explore removes a dead process's *.trace.tmp.PID, keeps a live one's and other files"
 
-[ $failed -eq 0 ]
+tap_done

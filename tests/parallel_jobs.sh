@@ -5,17 +5,10 @@
 # when stopping at the first failure; with scenario outcome counts; and
 # bad --jobs values exit 2 with one line.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 case $PAGERACE in /*) ;; *) PAGERACE=$(pwd)/$PAGERACE ;; esac
 srcdir=${abs_top_srcdir:-$(pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-jobs.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp jobs
 
 # same_for_jobs NAME EXPECTED-STATUS EXPLORE-ARGS...: run with -j 1, 2, 3,
 # each in its own directory; compare stdout and the pagerace-traces/ directories.
@@ -43,7 +36,6 @@ same_for_jobs() {
 	done
 	return $st
 }
-
 echo "1..9"
 
 same_for_jobs lu-k 1 -k -n 3000 lost-update

@@ -10,9 +10,8 @@
 #   the report is byte-identical across two replays, for the original
 #   trace (replay) and the minimised one (show).
 
-PAGERACE=${PAGERACE:-src/pagerace}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-min.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp min
 
 # program:knob:pct-depth
 PROGRAMS="lost-update:: abba:: message-passing:: spin-livelock:: null-deref::
@@ -22,15 +21,6 @@ pc-add-lookup:add-after-insert:3 pc-reclaim-lookup:no-freeing-flag:3
 pc-lock-truncate:lock-no-recheck:3"
 PER=6
 
-n=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
 field() { sed -n "s/^$1 //p" "$2"; }
 
 count=0

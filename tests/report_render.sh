@@ -5,22 +5,10 @@
 # state the expected lane count; otherwise those tests are skipped, saying
 # why.
 
-PAGERACE=${PAGERACE:-src/pagerace}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-render.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp render
 
-n=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 one_line() { test "$(wc -l <"$tmp/err")" -eq 1 && grep -q 'error' "$tmp/err"; }
-
 echo "1..16"
 
 t=$tmp/reuse.trace

@@ -8,23 +8,9 @@
 # text, so replay works after the file changes or disappears and says so;
 # command-line options override the scenario's settings.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-scn.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -12
-	fi
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp scn
 
 scenarios=$(ls "$srcdir"/scenarios/*.scn | LC_ALL=C sort)
 nscn=$(echo "$scenarios" | wc -l)
@@ -111,4 +97,4 @@ ok $? "-s and --seed override; the scenario's depth stays"
 "$PAGERACE" explore -q -n 100 -p locked "$srcdir/scenarios/no-recheck.scn" >"$tmp/out" 2>"$tmp/err"
 ok $? "-p locked overrides the scenario's protocol (the v2 knob has no effect there)"
 
-[ $failed -eq 0 ]
+tap_done

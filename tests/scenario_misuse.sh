@@ -8,23 +8,10 @@
 # nobody releases).  A planted bug in the model stays a race: exit 1 and
 # a trace.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-misuse.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp misuse
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/err" 2>/dev/null | head -6
-	fi
-}
 echo "1..14"
 
 body() {	# NAME: a scenario whose cpu 0 body is stdin
@@ -96,4 +83,4 @@ ok $? "explore: lock-no-recheck's planted bug is still a failure with a trace"
 "$PAGERACE" explore -q -n 20 --trace-dir "$tmp/tr-ok" "$srcdir/scenarios/reclaim-lookup.scn" -K none >"$tmp/out" 2>"$tmp/err"
 test $? -eq 0
 ok $? "explore: a correct scenario (reclaim-lookup, no knob) passes"
-[ $failed -eq 0 ]
+tap_done

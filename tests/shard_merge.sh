@@ -5,18 +5,12 @@
 # traces are the unsharded ones; bad merges exit 2 with one line; the GNU
 # parallel recipe of doc/parallel.md (skipped when parallel is absent).
 
-PAGERACE=${PAGERACE:-src/pagerace}
 case $PAGERACE in /*) ;; *) PAGERACE=$(pwd)/$PAGERACE ;; esac
 srcdir=${abs_top_srcdir:-$(pwd)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-shard.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp shard
 cd "$tmp" || exit 1
 
-n=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
 # one_error: exit 2 and one line on stderr mentioning "error"
 one_error() {
 	"$@" >out 2>err
@@ -38,7 +32,6 @@ sharded() {
 	cmp -s "$name-full/summary.json" "$name-shards/merged.json" ||
 		{ sed 's/^/# /' "$name-full/summary.json" "$name-shards/merged.json"; return 1; }
 }
-
 echo "1..10"
 
 sharded lu -k -n 3000 lost-update

@@ -6,25 +6,12 @@
 # (threads, barriers, futex waits, RCU daemon, interrupts on their CPU's
 # thread, detector bookkeeping) draws no report.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 PAGERACE_TSAN=${PAGERACE_TSAN:-src/pagerace-tsan}
 srcdir=${top_srcdir:-.}
 scn="$srcdir/scenarios/add-after-insert.scn"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-stress.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp stress
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -14
-	fi
-}
 skip() {
 	n=$((n + 1))
 	echo "ok $n # SKIP $1"
@@ -119,4 +106,4 @@ timeout 120 "$PAGERACE_TSAN" stress --count 100 -K none pc-irq-alloc >"$tmp/out"
 test $? -eq 0 && ! grep -q 'ThreadSanitizer' "$tmp/err"
 ok $? "pagerace-tsan stress pc-irq-alloc: interrupts on their CPU's thread, clean"
 
-test $failed -eq 0
+tap_done

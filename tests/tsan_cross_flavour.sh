@@ -13,22 +13,16 @@
 #    on a data race must have followed the plain run's schedule up to
 #    there, and every other run the same schedule exactly.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 PAGERACE_TSAN=${PAGERACE_TSAN:-src/pagerace-tsan}
 srcdir=${top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-xflav.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp xflav
 
 if ! test -x "$PAGERACE_TSAN"; then
 	echo "1..0 # SKIP no ThreadSanitizer flavour (configure found no -fsanitize=thread)"
 	exit 0
 fi
 
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
 echo "1..2"
 
 # ---- 1. the same k

@@ -11,12 +11,11 @@
 # the seed fixes are TSan-clean on the same budget; the plain binary
 # never reports a data race.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 PAGERACE_TSAN=${PAGERACE_TSAN:-src/pagerace-tsan}
 srcdir=${top_srcdir:-.}
 scn="$srcdir/scenarios/add-after-insert.scn"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-tsan.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp tsan
 
 if ! test -x "$PAGERACE_TSAN"; then
 	echo "1..0 # SKIP no ThreadSanitizer flavour (configure found no -fsanitize=thread)"
@@ -29,18 +28,6 @@ sed 's/^explore .*/explore strategy pct depth 3 runs 2000 seed 1/' "$scn" \
 	>"$tmp/add-after-insert.scn"
 scn="$tmp/add-after-insert.scn"
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" 2>/dev/null | head -12
-	fi
-}
 echo "1..10"
 
 # ---- the knob's race, found by exploration
@@ -111,4 +98,4 @@ ok $? "v2 + seed fixes + insert-release: 2000 pct runs TSan-clean"
 test $? -eq 1 && ! grep -q 'data-race' "$tmp/out" && grep -q 'verdict:  bad-lookup' "$tmp/out"
 ok $? "plain pagerace: the knob's model verdict (bad-lookup), never a data race"
 
-test $failed -eq 0
+tap_done

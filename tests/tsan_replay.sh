@@ -12,12 +12,11 @@
 # trace in three diverged, the recorder's own accesses reported as races
 # or the model's race evicted from the shadow by them.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 PAGERACE_TSAN=${PAGERACE_TSAN:-src/pagerace-tsan}
 srcdir=${top_srcdir:-.}
 want=${PR_TSAN_TRACES:-20}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-tsanrp.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp tsanrp
 
 if ! test -x "$PAGERACE_TSAN"; then
 	echo "1..0 # SKIP no ThreadSanitizer flavour (configure found no -fsanitize=thread)"
@@ -65,11 +64,6 @@ while read -r scn strat seed runs; do
 done <"$tmp/plan"
 
 echo "1..5"
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
 
 test "$got" -ge "$want"
 ok $? "explore saved $got fresh traces (wanted $want)"

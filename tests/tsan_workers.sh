@@ -16,16 +16,9 @@
 #    least three processes.
 # 3. The plain build, lost-update -k: the same with --worker-runs 37.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 PAGERACE_TSAN=${PAGERACE_TSAN:-src/pagerace-tsan}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-workers.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp workers
 
 # explore BINARY NAME ARGS...: JSON summary in $tmp/NAME.json (trace paths
 # made relative to the trace folder), traces in $tmp/NAME/, stderr in

@@ -11,13 +11,10 @@
 # needs the most, because F2's leak ("invariant") ends most of the runs
 # that get near it.  A race counts as found only with its own verdict,
 # and the same budget with no knob at all must not show that verdict.
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-v1.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
+. "$(dirname "$0")/tap.sh"
+tap_tmp v1
 echo "1..6"
-n=0
 explore() {	# explore SCENARIO STRATEGY DEPTH RUNS [KNOB]
 	rm -rf "$tmp/tr"
 	"$PAGERACE" explore -q -k --no-timing --trace-dir "$tmp/tr" -K none \
