@@ -13,7 +13,7 @@ srcdir=${top_srcdir:-.}
 tap_tmp sys
 
 cov() { sed -n 's/^coverage: //p' "$tmp/out"; }
-echo "1..33"
+echo "1..34"
 
 # ---- failures are found, saved, replayed, shown and minimised
 for s in dpor dfs; do
@@ -152,6 +152,12 @@ run 1 "$PAGERACE" explore -q --no-timing -s dpor --jobs 2 -k --trace-dir "$tmp/j
 sed "s|$tmp/j2|$tmp/j|g" "$tmp/again" | cmp -s - "$tmp/out" &&
 	test "$(ls "$tmp/j" | wc -l)" -eq "$(grep -c '^  trace:' "$tmp/out")"
 ok $? "dpor --jobs 2 -k: the same output twice, a trace per failure, none overwritten"
+run 0 "$PAGERACE" explore -q --no-timing -s dpor --preemption-bound 1 --jobs 2 \
+	"$srcdir/scenarios/merged-retry.scn"
+e=$(cov | sed -n 's/^bounded: preemption bound 1, \([0-9]*\) executions (dpor, 2 shards).*/\1/p')
+seen=$(sed -n 's/^  acceptable *\([0-9]*\) .*/\1/p' "$tmp/out")
+test -n "$e" && test "${seen:-0}" -eq "$e"
+ok $? "dpor --jobs 2: the workers' outcome counts add up to the executions ($seen of $e)"
 
 # ---- both flavours search alike, on a program ThreadSanitizer finds no
 # race in (lost-update's plain accesses race in every run: a data-race

@@ -30,6 +30,8 @@ struct part {
 	struct pr_coverage cov;
 	struct pr_run_result first;
 	char first_path[4096];
+	/* The scenario's outcome counts, then its unclassified runs. */
+	uint64_t seen[SCN_MAX_OUTCOMES + 1];
 };
 
 struct out {
@@ -62,6 +64,11 @@ static void worker(struct explore_state *st, unsigned i, struct part *p, int fd)
 	p->first = st->first;
 	p->first_run = st->first_run;
 	memcpy(p->first_path, st->first_path, sizeof(p->first_path));
+	if (st->tg.scn) {
+		for (int k = 0; k < st->tg.scn->noutcomes; k++)
+			p->seen[k] = st->tg.scn->outcome[k].seen;
+		p->seen[SCN_MAX_OUTCOMES] = st->tg.scn->unclassified;
+	}
 	st->strat->ops->coverage(st->strat, &p->cov);
 	_exit(0);
 }
@@ -118,6 +125,7 @@ static int drain(struct out *o, unsigned n)
 int explore_jobs_tree(struct explore_state *st)
 {
 	unsigned n = st->o.jobs;
+	struct scenario *scn = st->tg.scn;
 	struct part *parts;
 	struct out *outs = calloc(n, sizeof(*outs));
 	pid_t *pids = calloc(n, sizeof(*pids));
@@ -158,6 +166,12 @@ int explore_jobs_tree(struct explore_state *st)
 	if (drain(outs, n))
 		rc = EXIT_BADINPUT;
 	st->done = st->failures = 0;
+	if (scn) {
+		/* The workers counted every outcome; the parent ran nothing. */
+		for (int k = 0; k < scn->noutcomes; k++)
+			scn->outcome[k].seen = 0;
+		scn->unclassified = 0;
+	}
 	memset(&st->merged, 0, sizeof(st->merged));
 	st->merged.complete = 1;
 	st->merged.bound = st->o.params.has_bound ? st->o.params.preemption_bound : -1;
@@ -177,6 +191,10 @@ int explore_jobs_tree(struct explore_state *st)
 		free(outs[i].buf);
 		st->done += p->done;
 		st->failures += p->failures;
+		for (int k = 0; scn && k < scn->noutcomes; k++)
+			scn->outcome[k].seen += p->seen[k];
+		if (scn)
+			scn->unclassified += p->seen[SCN_MAX_OUTCOMES];
 		st->merged.executions += p->cov.executions;
 		st->merged.blocked += p->cov.blocked;
 		st->merged.complete &= p->cov.complete;
