@@ -25,6 +25,13 @@ int pr_trace_build_flavour(void)
 	return PR_TSAN_ENABLED ? PR_TRACE_TSAN : PR_TRACE_PLAIN;
 }
 
+const char *pr_trace_memory_name(int memory)
+{
+	static const char *const names[] = { "sc", "tso", "weak" };
+
+	return memory >= 0 && memory < PR_TRACE_MEM_NR ? names[memory] : NULL;
+}
+
 const char *pr_trace_flavour_name(int flavour)
 {
 	return flavour == PR_TRACE_PLAIN ? "plain" :

@@ -88,6 +88,7 @@ static const char *const known_keys[] = {
 	"verdict-ctx", "verdict-event", "verdict-obj", "verdict-site",
 	"verdict-where", "verdict-msg", "steps", "preemptions", "sites",
 	"site", "schedule", "program-text", "end", "flavour", "check",
+	"memory",
 };
 
 int tp_is_key(const char *s, size_t n, const char *key)

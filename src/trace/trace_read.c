@@ -66,6 +66,21 @@ static int header(struct parser *p)
 				       "'plain' or 'tsan')",
 				       (int)(e - v > 20 ? 20 : e - v), v);
 	}
+	p->t->memory = PR_TRACE_MEM_SC;
+	if (version >= 3) {
+		int m;
+
+		if (tp_expect(p, "memory", &v, &e) || tp_need_value(p, "memory", v))
+			return -1;
+		for (m = 0; m < PR_TRACE_MEM_NR; m++)
+			if (tp_is_key(v, (size_t)(e - v), pr_trace_memory_name(m)))
+				break;
+		if (m == PR_TRACE_MEM_NR)
+			return FAIL_AT(p, v, "unknown memory model '%.*s' "
+				       "(expected 'sc', 'tso' or 'weak')",
+				       (int)(e - v > 20 ? 20 : e - v), v);
+		p->t->memory = m;
+	}
 	if (tp_string_line(p, "program", 1, &p->t->program) ||
 	    tp_string_line(p, "strategy", 1, &p->t->strategy))
 		return -1;
@@ -255,7 +270,7 @@ static int segment(struct parser *p, const char *s, const char *e,
 
 	if (s == e)
 		return FAIL_AT(p, s, "empty segment token (extra space?)");
-	if (*q != 'c' && *q != 'e')
+	if (*q != 'c' && *q != 'e' && (*q != 'm' || p->t->format < 3))
 		goto bad;
 	for (d = ++q; q < e && *q >= '0' && *q <= '9'; q++)
 		;
@@ -270,6 +285,12 @@ static int segment(struct parser *p, const char *s, const char *e,
 		return FAIL_AT(p, s, "event %llu out of range (0..%d)",
 			       (unsigned long long)id,
 			       PR_TRACE_MAX_CODE - PR_CHOICE_EVENT);
+	if (*s == 'm' && id > PR_TRACE_MAX_MEM)
+		return FAIL_AT(p, s, "flush %llu out of range (0..%d)",
+			       (unsigned long long)id, PR_TRACE_MAX_MEM);
+	if (*s == 'm' && p->t->memory == PR_TRACE_MEM_SC)
+		return FAIL_AT(p, s, "a flush in a trace whose memory model "
+			       "is sc");
 	for (d = ++q; q < e && *q >= '0' && *q <= '9'; q++)
 		;
 	if (q == d || (q < e && *q != '@'))
@@ -278,7 +299,8 @@ static int segment(struct parser *p, const char *s, const char *e,
 		return -1;
 	if (!steps)
 		return FAIL_AT(p, d, "zero-step segment");
-	seg->code = (uint16_t)(*s == 'c' ? id : PR_CHOICE_EVENT + id);
+	seg->code = (uint16_t)(*s == 'c' ? id : *s == 'e' ? PR_CHOICE_EVENT + id
+			       : PR_CHOICE_MEM + id);
 	seg->steps = (uint32_t)steps;
 	seg->end = NULL;
 	seg->end_label = NULL;
@@ -297,7 +319,7 @@ static int segment(struct parser *p, const char *s, const char *e,
 	return 0;
 bad:
 	return FAIL_AT(p, s, "bad segment token '%.*s' (expected e.g. "
-		       "c0*12@3 or e1*5)", (int)(e - s > 40 ? 40 : e - s), s);
+		       "c0*12@3, e1*5 or m2*1)", (int)(e - s > 40 ? 40 : e - s), s);
 }
 
 static int looks_like_segment(const char *s, size_t n)
