@@ -36,7 +36,7 @@ one_line() {
 }
 show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
 
-echo "1..24"
+echo "1..27"
 
 # ---- sc never fails; tso and weak do, under every strategy
 run 0 "$PAGERACE" explore -q -s dfs store-buffering &&
@@ -94,6 +94,22 @@ sed 's/^protocol v2$/protocol v2\nmemory wek/' "$srcdir/scenarios/insert-lookup.
 run 2 "$PAGERACE" explore -q "$tmp/bad.scn" &&
 	grep -q "bad.scn:[0-9]*:[0-9]*: error: unknown memory model 'wek' (did you mean 'weak'?)" "$tmp/err"
 ok $? "a bad memory line: FILE:LINE:COL: error, exit 2"
+
+run 0 "$PAGERACE" check "$tmp/w.scn" && grep -q ', memory weak' "$tmp/out"
+ok $? "check names the scenario's memory model"
+
+# ---- determinism: the same seed twice, and --jobs 2, give the same traces
+run 1 "$PAGERACE" explore -q -s pos --memory weak --seed 7 -o "$tmp/d1.trace" store-buffering &&
+	run 1 "$PAGERACE" explore -q -s pos --memory weak --seed 7 -o "$tmp/d2.trace" store-buffering &&
+	cmp -s "$tmp/d1.trace" "$tmp/d2.trace"
+ok $? "explore --memory weak twice with one seed: byte-identical traces"
+run 1 "$PAGERACE" explore -q -k -n 400 --memory tso --json --no-timing --trace-dir "$tmp/j1" store-buffering &&
+	sed 's|"trace":"[^"]*"||g' "$tmp/out" >"$tmp/j1.json" &&
+	run 1 "$PAGERACE" explore -q -k -n 400 -j 2 --memory tso --json --no-timing --trace-dir "$tmp/j2" store-buffering &&
+	sed 's|"trace":"[^"]*"||g' "$tmp/out" >"$tmp/j2.json" &&
+	cmp -s "$tmp/j1.json" "$tmp/j2.json" && grep -q '"memory":"tso"' "$tmp/out"
+ok $? "explore --memory tso -j 2: the same summary as one process"
+[ $? -eq 0 ] || { show; cat "$tmp/j1.json"; }
 
 # ---- bad input
 run 2 "$PAGERACE" explore --memory pso store-buffering && one_line
