@@ -36,7 +36,7 @@ one_line() {
 }
 show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
 
-echo "1..27"
+echo "1..29"
 
 # ---- sc never fails; tso and weak do, under every strategy
 run 0 "$PAGERACE" explore -q -s dfs store-buffering &&
@@ -116,6 +116,10 @@ run 2 "$PAGERACE" explore --memory pso store-buffering && one_line
 ok $? "--memory pso: exit 2, one line"
 run 2 "$PAGERACE" stress --memory tso -n 1 store-buffering && one_line
 ok $? "stress --memory tso: exit 2, one line (stress runs the host's memory)"
+run 2 "$PAGERACE" stress -n 1 "$tmp/w.scn" && one_line && grep -q 'asks for memory weak' "$tmp/err"
+ok $? "stress of a scenario asking for weak: exit 2, one line"
+run 0 "$PAGERACE" stress -n 2 --memory sc "$tmp/w.scn"
+ok $? "stress --memory sc runs it on the host"
 sed 's/^memory tso$/memory pso/' "$t" >"$tmp/edited.trace"
 run 2 "$PAGERACE" replay "$tmp/edited.trace" && one_line &&
 	grep -q "edited.trace:4:8: error: unknown memory model 'pso'" "$tmp/err"
