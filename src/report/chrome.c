@@ -37,6 +37,7 @@ static void step_event(FILE *f, const struct pr_report *r, size_t i,
 	pr_json_string(f, e->label);
 	fprintf(f, ",\"cat\":\"%s\",\"args\":{\"step\":%llu,\"object\":",
 		r->important[i] == 2 ? "failing" :
+		r->important[i] == 3 ? "older-value" :
 		r->important[i] ? "conflict" : "step",
 		(unsigned long long)e->step);
 	pr_json_string(f, e->obj);

@@ -83,6 +83,25 @@ uint64_t pr_mem_note_flushed(const struct pr_event_log *log,
 	return 0;
 }
 
+void pr_mem_mark_stale(struct pr_report *r)
+{
+	const struct pr_event_log *log = r->log;
+	size_t e = 0;
+
+	/* Notes and events are both in step order. */
+	for (size_t i = 0; i < log->nmem; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+
+		if (n->kind != PR_ME_STALE)
+			continue;
+		while (e < log->n && log->ev[e].step < n->step)
+			e++;
+		for (size_t k = e; k < log->n && log->ev[k].step == n->step; k++)
+			if (log->ev[k].ctx == n->reader && !r->important[k])
+				r->important[k] = 3;
+	}
+}
+
 #define MAX_TOLD	12
 
 void pr_report_memory(FILE *f, const struct pr_report *r)

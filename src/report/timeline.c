@@ -75,7 +75,8 @@ static void event_row(struct tl *t, const struct pr_report *r, size_t i)
 {
 	const struct pr_event *e = &r->log->ev[i];
 	char text[sizeof(e->label) + 2 * PR_EV_VALUE + 8], step[24];
-	char mark = r->important[i] == 2 ? '>' : r->important[i] ? '#' : ' ';
+	char mark = r->important[i] == 2 ? '>' : r->important[i] == 3 ? '<' :
+		    r->important[i] ? '#' : ' ';
 
 	snprintf(step, sizeof(step), "%llu", (unsigned long long)e->step);
 	if (r->important[i] && e->before[0] && e->after[0] &&
@@ -174,7 +175,7 @@ void pr_report_timeline(FILE *f, const struct pr_report *r)
 	timeline(&t, r);
 	t.measure = 0;
 	fprintf(f, "Timeline ('>' the failing access, '#' a conflicting one, "
-		"'*' preempted%s):\n", r->log->memory ? ", '~' a buffered store "
-		"reaching memory" : "");
+		"'*' preempted%s):\n", r->log->memory ? ", '<' a load that read "
+		"an older value, '~' a buffered store reaching memory" : "");
 	timeline(&t, r);
 }
