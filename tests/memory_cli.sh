@@ -84,8 +84,10 @@ run 1 "$PAGERACE" explore -q -o "$tmp/sc.trace" message-passing &&
 	! grep -q '^memory' "$tmp/sc.trace"
 ok $? "an sc trace is still version 2, no memory line"
 sed 's/^protocol v2$/protocol v2\nmemory weak/' "$srcdir/scenarios/insert-lookup.scn" >"$tmp/w.scn"
-run 0 "$PAGERACE" explore -q -n 50 --json "$tmp/w.scn" &&
-	grep -q '"memory":"weak"' "$tmp/out"
+# (insert-lookup publishes its page with a plain store under the lock:
+# under weak it may fail -- seed 007's F5 -- so either exit is fine here)
+"$PAGERACE" explore -q -n 50 --json --trace-dir "$tmp/h" "$tmp/w.scn" >"$tmp/out" 2>"$tmp/err"
+test $? -le 1 && grep -q '"memory":"weak"' "$tmp/out"
 ok $? "scenario header 'memory weak' applies"
 run 0 "$PAGERACE" explore -q -n 50 --json --memory sc "$tmp/w.scn" &&
 	grep -q '"memory":"sc"' "$tmp/out"
