@@ -116,7 +116,8 @@ static void write_out(int ctx, int s)
 
 	memcpy(e->addr, &e->val, e->size);
 	pr_effect(e->addr, e->size, PR_EFF_WRITE);
-	pr_effect(b, sizeof(*b), PR_EFF_WRITE);
+	/* Its slot only: flushes of other slots may commute (rule 6). */
+	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
 	if (logger)
 		log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
 	b->used &= ~(1u << s);
@@ -307,6 +308,8 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 			break;
 		}
 		s = (int)(b->seq % PR_MEM_SLOTS);
+		/* Whether it waits depends on that slot's flush. */
+		pr_effect(&b->e[s], sizeof(b->e[s]), PR_EFF_READ);
 		if (b->used & (1u << s))
 			wait_upto(c, b->e[s].seq);
 		break;
@@ -414,7 +417,7 @@ PR_NO_TSAN static void hook_flush(int ctx, int slot)
 }
 
 PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
-				   unsigned *size)
+				   unsigned *size, uint32_t *order)
 {
 	const struct buffer *b = &buf[ctx];
 
@@ -423,6 +426,8 @@ PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
 		return -1;
 	*obj = b->e[slot].addr;
 	*size = b->e[slot].size;
+	*order = b->e[slot].group * 2u +
+		 (b->e[slot].release || model == PR_MEM_TSO);
 	return eligible(b, slot) ? 0 : -1;
 }
 

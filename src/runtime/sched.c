@@ -167,9 +167,11 @@ PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
  * A flush chosen: one step of its own, in a segment of its own (choice
  * code PR_CHOICE_MEM + ...), taken on no context's stack -- the running
  * context stays where it is and, chosen next, goes on without counting a
- * preemption.  Preemption bounds count context switches only: flushes are
- * free, so a bound K covers every reordering of the runs with at most K
- * switches.
+ * preemption.  The run's preemption count (pr_run_result, reports) counts
+ * context switches only.  A preemption bound (dfs, dpor: strategy/tree.c)
+ * also counts a flush chosen while the running context could go on: a
+ * bound K covers the runs with at most K switches and early flushes
+ * together; flushes when no context can go on are free.
  */
 PR_NO_TSAN static void flush(const struct pr_choice *ch, int code)
 {
