@@ -117,6 +117,8 @@ static void sbx0(int *q) { WRITE_ONCE(x, 1); atomic_inc_return(&a); q[0] = READ_
 static void sbx1(int *q) { WRITE_ONCE(y, 1); atomic_inc_return(&a); q[0] = READ_ONCE(x); }
 static void sbi0(int *q) { WRITE_ONCE(x, 1); atomic_inc(&a); q[0] = READ_ONCE(y); }
 static void sbi1(int *q) { WRITE_ONCE(y, 1); atomic_inc(&a); q[0] = READ_ONCE(x); }
+static void sbr0(int *q) { WRITE_ONCE(x, 1); atomic_inc_return_relaxed(&a); q[0] = READ_ONCE(y); }
+static void sbr1(int *q) { WRITE_ONCE(y, 1); atomic_inc_return_relaxed(&a); q[0] = READ_ONCE(x); }
 static int sb_out(void) { return r[0][0] == 0 && r[1][0] == 0; }
 
 static void mp0(int *q) { (void)q; WRITE_ONCE(x, 1); WRITE_ONCE(y, 1); }
@@ -204,6 +206,7 @@ static const struct shape shapes[] = {
 	{ "SB+mbs", { sbm0, sbm1 }, sb_out, { 0, 0, 0 }, 0 },
 	{ "SB+atomic_inc_returns", { sbx0, sbx1 }, sb_out, { 0, 0, 0 }, 0 },
 	{ "SB+atomic_incs", { sbi0, sbi1 }, sb_out, { 0, 0, 1 }, 0 },
+	{ "SB+atomic_inc_return_relaxeds", { sbr0, sbr1 }, sb_out, { 0, 0, 1 }, 0 },
 	{ "MP", { mp0, mp1 }, mp_out, { 0, 0, 1 }, 0 },
 	{ "MP+wmb+rmb", { mpw0, mpr1 }, mp_out, { 0, 0, 0 }, 0 },
 	{ "MP+release+acquire", { mprel0, mpacq1 }, mp_out, { 0, 0, 0 }, 0 },
