@@ -45,6 +45,7 @@ int pr_mem_on;
 static int model;
 static struct buffer buf[PR_MAX_CTX];
 static uint64_t busy;		/* contexts with a nonempty buffer */
+static int waiters;		/* contexts sleeping in wait_upto, drain_all */
 static pr_mem_logger logger;
 
 static void log_ev(int kind, int ctx, int reader, const struct entry *e,
@@ -150,7 +151,9 @@ static void wait_upto(int ctx, uint64_t seq)
 		pr_effect(b, sizeof(*b), PR_EFF_READ);
 		if ((s = oldest(b)) < 0 || b->e[s].seq > seq)
 			return;
+		waiters++;
 		PR_BLOCK(b, "store-buffer");
+		waiters--;
 	}
 }
 
@@ -362,7 +365,9 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 		pr_effect(buf, sizeof(buf), PR_EFF_READ);
 		if (!busy)
 			return;
+		waiters++;
 		PR_BLOCK(&busy, "store-buffers");
+		waiters--;
 	}
 }
 
@@ -435,6 +440,12 @@ PR_NO_TSAN static void hook_reset(void)
 {
 	memset(buf, 0, sizeof(buf));
 	busy = 0;
+	waiters = 0;
+}
+
+PR_NO_TSAN static int hook_waiting(void)
+{
+	return waiters;
 }
 
 static const struct pr_mem_hooks hooks = {
@@ -443,6 +454,7 @@ static const struct pr_mem_hooks hooks = {
 	.flush = hook_flush,
 	.pending = hook_pending,
 	.reset = hook_reset,
+	.waiting = hook_waiting,
 };
 
 PR_NO_TSAN void pr_mem_select(int m)

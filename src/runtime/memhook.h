@@ -32,6 +32,8 @@ struct pr_mem_hooks {
 		       uint32_t *order);
 	/* Empty every buffer: a run begins. */
 	void (*reset)(void);
+	/* Contexts sleeping until their buffers drain (smp_mb, ...). */
+	int (*waiting)(void);
 };
 
 /* NULL (sc) or the model's hooks; set before runs, not during one. */
