@@ -5,6 +5,7 @@
 #include "runtime/effects.h"
 #include "runtime/tsan.h"
 #include "kernel/slab.h"
+#include "memory/memory.h"
 #include "kernel/kasan.h"
 #include "runtime/context.h"
 
@@ -223,6 +224,24 @@ PR_NO_TSAN void kmem_cache_free(kmem_cache_t *c, void *obj)
 		pr_fail("invalid-free", obj,
 			"kmem_cache_free(%s): not an object of this cache",
 			c->name);
+	/*
+	 * The freeing CPU's own stores land before the free list's (they
+	 * share its store buffer on real hardware; ours are kept apart).
+	 */
+	if (pr_mem_on) {
+		int o;
+		uint64_t at;
+
+		pr_mem_fence(PR_MF_MB);
+		/* Another CPU's store to it still on its way: it lands after. */
+		pr_effect(obj, c->size, PR_EFF_READ);
+		if (pr_mem_buffered_in(obj, c->size, &o, &at))
+			pr_fail("use-after-free", obj, "kmem_cache_free(%s): "
+				"%s's store to it at step %llu is still in "
+				"its store buffer and reaches memory after "
+				"the free", c->name, pr_ctx_name(o),
+				(unsigned long long)at);
+	}
 	pr_effect(c, sizeof(*c), PR_EFF_WRITE);
 	pr_effect(obj, c->size, PR_EFF_WRITE);		/* poison, shadow */
 	pr_harness_lock();

@@ -57,9 +57,30 @@ struct pr_switch {
 	int preempted;		/* @from was still runnable */
 };
 
+/*
+ * What a store buffer did in a tso or weak run (memory/memory.h), one
+ * note per store, flush and load that met a buffered store.
+ */
+struct pr_mem_note {
+	int kind;		/* PR_ME_STORE, _FLUSH, _FORWARD, _STALE */
+	int ctx;		/* the CPU whose buffer holds the store */
+	int reader;		/* FORWARD, STALE: the loading CPU */
+	unsigned size;
+	uint64_t val;		/* the store's value */
+	uint64_t seen;		/* STALE: what the reader got */
+	uint64_t store_step;	/* when the store was made */
+	uint64_t step;		/* when this happened */
+	char obj[PR_EV_NAME];
+	char val_s[PR_EV_VALUE];	/* @val and @seen as reports show */
+	char seen_s[PR_EV_VALUE];	/* them (pr_event_format_value) */
+};
+
 struct pr_event_log {
 	struct pr_event *ev;
 	size_t n, cap;
+	int memory;		/* the run's model: memory/memory.h's enum */
+	struct pr_mem_note *mem;	/* in step order; none under sc */
+	size_t nmem, memcap;
 	struct pr_switch *sw;
 	size_t nsw, swcap;
 	int nctx;
@@ -84,6 +105,13 @@ int pr_events_replay(struct pr_event_log *log, const struct pr_program *prog,
 
 void pr_event_log_init(struct pr_event_log *log);
 void pr_event_log_free(struct pr_event_log *log);
+
+/*
+ * The @size bytes at @addr as a report shows them: a number, "&page#1"
+ * for an address the namer knows, never a raw pointer.
+ */
+void pr_event_format_value(const void *addr, unsigned size, char *buf,
+			   size_t len);
 
 /* "page#1._count" -> "page#1": the object an access belongs to. */
 void pr_event_base(const char *obj, char *buf, size_t len);
