@@ -70,6 +70,7 @@ void set_page_refs(struct page *page, int order)
  * dropped their references.  The spin is where the cover letter's bug
  * hangs: a getter that holds a reference with interrupts on can be
  * interrupted by an allocation on its own CPU that waits for it forever.
+ * KNOB_PREP_NO_MB drops the smp_mb() (doc/variants.md, "Barriers").
  */
 static void prep_new_page(struct page *page, int order)
 {
@@ -84,7 +85,8 @@ static void prep_new_page(struct page *page, int order)
 	set_page_refs(page, order);
 	if (variant.protocol == PROTO_V2) {
 		/* seed 004 (patch 3/7), prep_new_page: wait for speculative refs */
-		smp_mb();
+		if (!knob(KNOB_PREP_NO_MB))
+			smp_mb();
 		while (page_count(page) > 1)
 			cpu_relax_on(page);	/* cpu_relax() */
 	}

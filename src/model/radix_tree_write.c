@@ -70,6 +70,9 @@ static inline void radix_tree_node_free(struct radix_tree_node *node)
  * Pushes new top-level nodes until maxindex(height) >= @index.  seed 006
  * (patch 5/7), radix_tree_extend: node->height is set and smp_wmb() issued
  * before the node is published in root->rnode; root->height follows.
+ * KNOB_EXTEND_NO_WMB drops the smp_wmb (the publication becomes a plain
+ * store): under a weak memory model a lockless reader can then find the
+ * new root before its height and slot 0 (doc/variants.md, "Barriers").
  */
 static int radix_tree_extend(struct radix_tree_root *root, unsigned long index)
 {
@@ -129,9 +132,14 @@ static int radix_tree_extend(struct radix_tree_root *root, unsigned long index)
 		newheight = LOAD(root->height) + 1;
 		STORE(node->height, newheight);
 		STORE(node->count, 1);
-		/* Make ->height visible before node visible via ->rnode */
-		smp_wmb();
-		STORE_RELEASE(root->rnode, node);	/* smp_wmb + store: publication */
+		if (knob(KNOB_EXTEND_NO_WMB)) {
+			/* 2.6.13's "root->rnode = node", no barrier */
+			STORE(root->rnode, node);
+		} else {
+			/* Make ->height visible before node visible via ->rnode */
+			smp_wmb();
+			STORE_RELEASE(root->rnode, node);	/* smp_wmb + store: publication */
+		}
 		STORE(root->height, newheight);
 	} while (height > LOAD(root->height));
 out:
@@ -148,6 +156,7 @@ out:
  * -EEXIST if the slot is taken, -ENOMEM if the node cache is full.
  * seed 006 (patch 5/7), radix_tree_insert: a new child's height is set and
  * the parent's count raised before smp_wmb() and "*slot = tmp".
+ * KNOB_INSERT_NODE_NO_WMB drops that smp_wmb (a plain "*slot = tmp").
  */
 int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 		      void *item)
@@ -196,9 +205,14 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 
 				STORE(node->count, c + 1);
 			}
-			/* Make ->height visible before node visible via slot */
-			smp_wmb();
-			STORE_RELEASE(*slot, tmp);	/* smp_wmb + store: publication */
+			if (knob(KNOB_INSERT_NODE_NO_WMB)) {
+				/* 2.6.13's "*slot = tmp", no barrier */
+				STORE(*slot, tmp);
+			} else {
+				/* Make ->height visible before node visible via slot */
+				smp_wmb();
+				STORE_RELEASE(*slot, tmp);	/* smp_wmb + store: publication */
+			}
 		}
 
 		/* Go a level down */
