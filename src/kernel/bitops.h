@@ -24,6 +24,7 @@
 #include "kernel/compiler.h"
 #include "kernel/barrier.h"
 #include "kernel/kasan.h"
+#include "memory/memory.h"
 
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
@@ -32,11 +33,15 @@
 #define __bitop_word(nr, addr)						\
 	((unsigned long *)(addr) + BIT_WORD((unsigned long)(nr)))
 
+/* @order seq_cst: returns a value, a full barrier (memory/memory.h). */
 #define __bitop_atomic(nr, addr, op, order, tag) ({			\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
 		PR_YIELD_POINT_SZ(PR_K_RMW, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_rmw(__bw, sizeof(*__bw),			\
+				   (order) == __ATOMIC_SEQ_CST);	\
 		(op(__bw, BIT_MASK(__bn), order) & BIT_MASK(__bn)) != 0; })
 
 #define __bitop_andnot(p, m, o)	__atomic_fetch_and((p), ~(m), (o))
@@ -59,8 +64,10 @@
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #nr, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
-		(int)((__atomic_load_n(__bw, __ATOMIC_RELAXED) &	\
-		       BIT_MASK(__bn)) != 0); })
+		unsigned long __bv = __atomic_load_n(__bw, __ATOMIC_RELAXED); \
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load(__bw, sizeof(*__bw), &__bv, PR_MO_RELAXED); \
+		(int)((__bv & BIT_MASK(__bn)) != 0); })
 
 /*
  * Non-atomic read-modify-write: plain load, yield point, plain store.
@@ -73,9 +80,15 @@
 		PR_YIELD_POINT_SZ(PR_K_LOAD, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		__bold = *__bw;						\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load(__bw, sizeof(*__bw), &__bold, PR_MO_RELAXED); \
 		PR_YIELD_POINT_SZ(PR_K_STORE, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
-		*__bw = newval(__bold, __bm);				\
+		unsigned long __bnew = newval(__bold, __bm);		\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_store(__bw, sizeof(*__bw), &__bnew, PR_MO_RELAXED); \
+		else							\
+			*__bw = __bnew;					\
 		(int)((__bold & __bm) != 0); })
 
 #define __bitop_or(w, m)	((w) | (m))

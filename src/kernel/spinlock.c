@@ -24,6 +24,7 @@
 #include "runtime/tsan.h"
 #include "kernel/spinlock.h"
 #include "kernel/kasan.h"
+#include "memory/memory.h"
 
 #include <string.h>
 
@@ -96,6 +97,8 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->owner, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 }
 
 PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
@@ -110,6 +113,8 @@ PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->owner, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 	return 1;
 }
 
@@ -131,6 +136,8 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 			lock->site ? lock->site->func : "?");
 	lock->site = NULL;
 	__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
+	if (pr_mem_on)		/* release: older stores first */
+		pr_mem_unlock();
 	pr_tsan_release(lock);
 	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
 	preempt_enable();
@@ -173,6 +180,8 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 		pr_fail("deadlock", lock, "read lock nested 256 deep");
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 }
 
 PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
@@ -206,6 +215,8 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->writer, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 }
 
 PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
@@ -223,6 +234,8 @@ PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->writer, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 	return 1;
 }
 
@@ -238,6 +251,8 @@ PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 			"%s read-unlocks an rwlock it does not hold for reading",
 			ctx_label(pr_self()));
 	lock->readers[slot]--;
+	if (pr_mem_on)		/* release: older stores first */
+		pr_mem_unlock();
 	pr_tsan_release(lock);
 	__atomic_fetch_sub(&lock->cnt, 1, __ATOMIC_RELEASE);
 	preempt_enable();
@@ -256,6 +271,8 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 			ctx_label(self));
 	lock->site = NULL;
 	__atomic_store_n(&lock->writer, 0, __ATOMIC_RELAXED);
+	if (pr_mem_on)		/* release: older stores first */
+		pr_mem_unlock();
 	pr_tsan_release(lock);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 	preempt_enable();
