@@ -88,7 +88,8 @@ static inline unsigned int rt_reader_height(unsigned int height,
 {
 	if (__builtin_expect(height == 0 || height > rt_max_height, 0))
 		pr_fail("corrupt", node, "%s: node height %u out of range "
-			"1..%u (recycled node?)", fn, height, rt_max_height);
+			"1..%u (a recycled node, or under weak memory its height not visible yet)",
+			fn, height, rt_max_height);
 	return height;
 }
 
