@@ -13,7 +13,23 @@
 
 #include "model/radix_tree.h"
 #include "runtime/context.h"
+#include "runtime/tsan.h"
 #include "kernel/access.h"
+
+/*
+ * RT_PUBLISH(x, v): the store of seed 006's "smp_wmb(); *slot = node".
+ * The smp_wmb() before it is what orders it, for the memory models
+ * (--memory tso|weak), so the store itself is plain: delete the smp_wmb
+ * (a mutant, or the knobs extend-no-wmb and insert-node-no-wmb) and the
+ * node's set-up is no longer ordered before it.  ThreadSanitizer models
+ * no fences, so pagerace-tsan makes it a release store (what the fence
+ * and the store give together).  The same yield point either way.
+ */
+#if PR_TSAN_ENABLED
+#define RT_PUBLISH(x, v)	STORE_RELEASE(x, v)
+#else
+#define RT_PUBLISH(x, v)	STORE(x, v)
+#endif
 
 /*
  * The run's fan-out.  2.6.13 has RADIX_TREE_MAP_SHIFT 6 in the kernel and 3

@@ -138,7 +138,7 @@ static int radix_tree_extend(struct radix_tree_root *root, unsigned long index)
 		} else {
 			/* Make ->height visible before node visible via ->rnode */
 			smp_wmb();
-			STORE_RELEASE(root->rnode, node);	/* smp_wmb + store: publication */
+			RT_PUBLISH(root->rnode, node);
 		}
 		STORE(root->height, newheight);
 	} while (height > LOAD(root->height));
@@ -211,7 +211,7 @@ int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
 			} else {
 				/* Make ->height visible before node visible via slot */
 				smp_wmb();
-				STORE_RELEASE(*slot, tmp);	/* smp_wmb + store: publication */
+				RT_PUBLISH(*slot, tmp);
 			}
 		}
 
