@@ -28,7 +28,14 @@
 #include "kernel/kasan.h"
 #include "memory/memory.h"
 
-/* The model's say on a load of *@p into @v, and a store of @v to *@p. */
+/*
+ * The model's say: wait before the yield point (memory.h, pr_mem_prepare),
+ * then a load of *@p into @v, or a store of @v to *@p.
+ */
+#define __kmem_prepare(p, op) do {					\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare((p), sizeof(*(p)), (op));	\
+	} while (0)
 #define __kmem_load(p, v, order) do {					\
 		if (__builtin_expect(pr_mem_on, 0))			\
 			pr_mem_load((p), sizeof(*(p)), &(v), (order));	\
@@ -42,6 +49,7 @@
 
 #define READ_ONCE(x) ({							\
 		__typeof__(&(x)) __ro_p = &(x);				\
+		__kmem_prepare(__ro_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ro_p, sizeof(*__ro_p));	\
 		kasan_check(__ro_p, sizeof(*__ro_p), 0);		\
 		__auto_type __ro_v = __atomic_load_n(__ro_p, __ATOMIC_RELAXED); \
@@ -51,6 +59,7 @@
 #define WRITE_ONCE(x, v) do {						\
 		__typeof__(&(x)) __wo_p = &(x);				\
 		__typeof__(x) __wo_v = (v);				\
+		__kmem_prepare(__wo_p, PR_MP_STORE);			\
 		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __wo_p, sizeof(*__wo_p));	\
 		kasan_check(__wo_p, sizeof(*__wo_p), 1);		\
 		__kmem_store(__wo_p, __wo_v, PR_MO_RELAXED,		\
@@ -67,6 +76,7 @@
 #define STORE_RELEASE(x, v) do {					\
 		__typeof__(&(x)) __sr_p = &(x);				\
 		__typeof__(x) __sr_v = (v);				\
+		__kmem_prepare(__sr_p, PR_MP_STORE);			\
 		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __sr_p, sizeof(*__sr_p));	\
 		kasan_check(__sr_p, sizeof(*__sr_p), 1);		\
 		__kmem_store(__sr_p, __sr_v, PR_MO_RELEASE,		\
@@ -83,6 +93,7 @@
  */
 #define LOAD_DEP(x) ({							\
 		__typeof__(&(x)) __ldd_p = &(x);			\
+		__kmem_prepare(__ldd_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ldd_p, sizeof(*__ldd_p));	\
 		kasan_check(__ldd_p, sizeof(*__ldd_p), 0);		\
 		__auto_type __ldd_v = __atomic_load_n(__ldd_p, __ATOMIC_ACQUIRE); \
@@ -91,6 +102,7 @@
 
 #define LOAD(x) ({							\
 		__typeof__(&(x)) __ld_p = &(x);				\
+		__kmem_prepare(__ld_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ld_p, sizeof(*__ld_p));	\
 		kasan_check(__ld_p, sizeof(*__ld_p), 0);		\
 		__auto_type __ld_v = *__ld_p;				\
@@ -100,6 +112,7 @@
 #define STORE(x, v) do {						\
 		__typeof__(&(x)) __st_p = &(x);				\
 		__typeof__(x) __st_v = (v);				\
+		__kmem_prepare(__st_p, PR_MP_STORE);			\
 		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __st_p, sizeof(*__st_p));	\
 		kasan_check(__st_p, sizeof(*__st_p), 1);		\
 		__kmem_store(__st_p, __st_v, PR_MO_RELAXED,		\

@@ -27,17 +27,20 @@ typedef struct {
 #define ATOMIC_INIT(i)	{ (i) }
 
 /*
- * Yield point of @kind on atomic_t *@v, then the shadow check, then (an
- * RMW under a memory model, memory/memory.h) what it must not overtake
- * drained: everything if it returns a value (@full), else its own
- * location's stores.
+ * Under a memory model, first wait for what the access must not overtake
+ * (memory/memory.h, pr_mem_prepare: an RMW returning a value (@full)
+ * drains the buffer); then the yield point of @kind on atomic_t *@v, then
+ * the shadow check.
  */
 #define __katomic_pre_rmw(kind, v, tag, write, full) ({			\
 		atomic_t *__ap = (atomic_t *)(v);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__ap, sizeof(*__ap),		\
+				(kind) == PR_K_LOAD ? PR_MP_LOAD :	\
+				(kind) == PR_K_STORE ? PR_MP_STORE :	\
+				(full) ? PR_MP_RMW_FULL : PR_MP_RMW);	\
 		PR_YIELD_POINT_SZ(kind, tag, __ap, sizeof(*__ap));			\
 		kasan_check(__ap, sizeof(*__ap), (write));		\
-		if (__builtin_expect(pr_mem_on, 0) && (kind) == PR_K_RMW) \
-			pr_mem_rmw(__ap, sizeof(*__ap), (full));	\
 		__ap; })
 #define __katomic_pre(kind, v, tag, write)				\
 	__katomic_pre_rmw(kind, v, tag, write, 1)
@@ -120,10 +123,10 @@ typedef struct {
 #define cmpxchg(ptr, old, new) ({					\
 		__typeof__(ptr) __cp = (ptr);				\
 		__typeof__(*__cp) __cold = (old), __cnew = (new);	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__cp, sizeof(*__cp), PR_MP_RMW_FULL); \
 		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __cp, sizeof(*__cp));	\
 		kasan_check(__cp, sizeof(*__cp), 1);			\
-		if (__builtin_expect(pr_mem_on, 0))			\
-			pr_mem_rmw(__cp, sizeof(*__cp), 1);		\
 		__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0,	\
 			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
 		__cold; })
@@ -131,10 +134,10 @@ typedef struct {
 #define xchg(ptr, new) ({						\
 		__typeof__(ptr) __xp = (ptr);				\
 		__typeof__(*__xp) __xnew = (new);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__xp, sizeof(*__xp), PR_MP_RMW_FULL); \
 		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __xp, sizeof(*__xp));	\
 		kasan_check(__xp, sizeof(*__xp), 1);			\
-		if (__builtin_expect(pr_mem_on, 0))			\
-			pr_mem_rmw(__xp, sizeof(*__xp), 1);		\
 		__atomic_exchange_n(__xp, __xnew, __ATOMIC_SEQ_CST); })
 
 /* x86: atomic RMWs are already full barriers; kept as fence points. */

@@ -98,6 +98,8 @@
  */
 #define rcu_dereference(p) ({						\
 		__typeof__(&(p)) __rd_p = &(p);				\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__rd_p, sizeof(*__rd_p), PR_MP_LOAD); \
 		PR_ACQUIRE(__rd_p, #p);					\
 		kasan_check(__rd_p, sizeof(*__rd_p), 0);		\
 		__auto_type __rd_v = __atomic_load_n(__rd_p, __ATOMIC_ACQUIRE); \
@@ -115,6 +117,8 @@
 #define rcu_assign_pointer(p, v) ({					\
 		__typeof__(&(p)) __ra_p = &(p);				\
 		__typeof__(p) __ra_v = (v);				\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__ra_p, sizeof(*__ra_p), PR_MP_STORE); \
 		PR_RELEASE(__ra_p, #p);					\
 		kasan_check(__ra_p, sizeof(*__ra_p), 1);		\
 		if (__builtin_expect(pr_mem_on, 0))			\

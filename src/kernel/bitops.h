@@ -37,11 +37,12 @@
 #define __bitop_atomic(nr, addr, op, order, tag) ({			\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw),		\
+				       (order) == __ATOMIC_SEQ_CST ?	\
+				       PR_MP_RMW_FULL : PR_MP_RMW);	\
 		PR_YIELD_POINT_SZ(PR_K_RMW, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
-		if (__builtin_expect(pr_mem_on, 0))			\
-			pr_mem_rmw(__bw, sizeof(*__bw),			\
-				   (order) == __ATOMIC_SEQ_CST);	\
 		(op(__bw, BIT_MASK(__bn), order) & BIT_MASK(__bn)) != 0; })
 
 #define __bitop_andnot(p, m, o)	__atomic_fetch_and((p), ~(m), (o))
@@ -62,6 +63,8 @@
 #define test_bit(nr, addr) ({						\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_LOAD); \
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #nr, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		unsigned long __bv = __atomic_load_n(__bw, __ATOMIC_RELAXED); \
@@ -77,11 +80,15 @@
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
 		unsigned long __bm = BIT_MASK(__bn), __bold;		\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_LOAD); \
 		PR_YIELD_POINT_SZ(PR_K_LOAD, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		__bold = *__bw;						\
 		if (__builtin_expect(pr_mem_on, 0))			\
 			pr_mem_load(__bw, sizeof(*__bw), &__bold, PR_MO_RELAXED); \
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_STORE); \
 		PR_YIELD_POINT_SZ(PR_K_STORE, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
 		unsigned long __bnew = newval(__bold, __bm);		\

@@ -147,10 +147,10 @@ PR_NO_TSAN int rcu_read_lock_held(void)
 
 PR_NO_TSAN void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
-	PR_STORE(head, "call_rcu");
 	/* Unpublishing stores first: the callback frees (memory/memory.h). */
 	if (pr_mem_on)
-		pr_mem_fence(PR_MF_MB);
+		pr_mem_prepare(head, sizeof(*head), PR_MP_DRAIN);
+	PR_STORE(head, "call_rcu");
 	pr_tsan_release(head);
 	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
 	pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_WRITE);
@@ -246,9 +246,9 @@ PR_NO_TSAN void synchronize_rcu(void)
 	if (c->rcu_nesting)
 		pr_fail("deadlock", NULL,
 			"synchronize_rcu inside an RCU read-side section");
-	PR_FENCE("synchronize_rcu");
 	if (pr_mem_on)		/* synchronize_rcu is a full barrier itself */
-		pr_mem_fence(PR_MF_MB);
+		pr_mem_prepare(&rcu, 0, PR_MP_DRAIN);
+	PR_FENCE("synchronize_rcu");
 	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
 	pr_effect(&rcu.sync_waiters, sizeof(rcu.sync_waiters), PR_EFF_WRITE);
 	pr_harness_lock();

@@ -122,6 +122,9 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 {
 	int self = pr_self();
 
+	/* Release: every older store first, before the yield point. */
+	if (pr_mem_on)
+		pr_mem_prepare(lock, sizeof(*lock), PR_MP_DRAIN);
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (!__atomic_load_n(&lock->slock, __ATOMIC_RELAXED))
@@ -136,8 +139,6 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 			lock->site ? lock->site->func : "?");
 	lock->site = NULL;
 	__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
-	if (pr_mem_on)		/* release: older stores first */
-		pr_mem_unlock();
 	pr_tsan_release(lock);
 	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
 	preempt_enable();
@@ -243,6 +244,9 @@ PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 {
 	int slot = kcpu_slot();
 
+	/* Release: every older store first, before the yield point. */
+	if (pr_mem_on)
+		pr_mem_prepare(lock, sizeof(*lock), PR_MP_DRAIN);
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (!lock->readers[slot] ||
@@ -251,8 +255,6 @@ PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 			"%s read-unlocks an rwlock it does not hold for reading",
 			ctx_label(pr_self()));
 	lock->readers[slot]--;
-	if (pr_mem_on)		/* release: older stores first */
-		pr_mem_unlock();
 	pr_tsan_release(lock);
 	__atomic_fetch_sub(&lock->cnt, 1, __ATOMIC_RELEASE);
 	preempt_enable();
@@ -262,6 +264,9 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 {
 	int self = pr_self();
 
+	/* Release: every older store first, before the yield point. */
+	if (pr_mem_on)
+		pr_mem_prepare(lock, sizeof(*lock), PR_MP_DRAIN);
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) >= 0 ||
@@ -271,8 +276,6 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 			ctx_label(self));
 	lock->site = NULL;
 	__atomic_store_n(&lock->writer, 0, __ATOMIC_RELAXED);
-	if (pr_mem_on)		/* release: older stores first */
-		pr_mem_unlock();
 	pr_tsan_release(lock);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 	preempt_enable();

@@ -19,6 +19,7 @@
 #include "runtime/effects.h"
 #include "runtime/memhook.h"
 #include "runtime/tsan.h"
+#include "runtime/yield.h"
 #include "strategy/strategy.h"
 
 #include <string.h>
@@ -101,6 +102,13 @@ static int eligible(const struct buffer *b, int s)
 	return 1;
 }
 
+/*
+ * A flush: always a scheduling decision of its own (hook_flush), never
+ * done inside a context's step, so that dfs and dpor see every store's
+ * way to memory as a step they can order.  Its effects for dpor
+ * (effects.h): the bytes written, the buffer's state (which a draining
+ * context reads, wait_upto) and the wake-up of a context waiting for it.
+ */
 static void write_out(int ctx, int s)
 {
 	struct buffer *b = &buf[ctx];
@@ -108,6 +116,7 @@ static void write_out(int ctx, int s)
 
 	memcpy(e->addr, &e->val, e->size);
 	pr_effect(e->addr, e->size, PR_EFF_WRITE);
+	pr_effect(b, sizeof(*b), PR_EFF_WRITE);
 	if (logger)
 		log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
 	b->used &= ~(1u << s);
@@ -118,22 +127,35 @@ static void write_out(int ctx, int s)
 	pr_hot.store_epoch++;
 	if (pr_hot.spinners)
 		pr_wake_spinners();
+	pr_wake(b);
+	pr_wake(&busy);
 	pr_sched_mem_changed();
 }
 
-/* Flush @ctx's stores in program order up to and including sequence @seq. */
-static void drain_upto(int ctx, uint64_t seq)
+/*
+ * Wait until the running context @ctx's stores up to sequence @seq have
+ * reached memory (every one with @seq UINT64_MAX): a barrier, a full
+ * atomic, a lock, a store whose slot is still taken.  The context sleeps
+ * (PR_BLOCK) while its buffer holds them and the scheduler flushes them
+ * -- in any order the model allows, each a decision -- then wakes it.
+ * The check reads the buffer's state, so dpor orders it against flushes.
+ */
+static void wait_upto(int ctx, uint64_t seq)
 {
 	struct buffer *b = &buf[ctx];
 	int s;
 
-	while ((s = oldest(b)) >= 0 && b->e[s].seq <= seq)
-		write_out(ctx, s);
+	for (;;) {
+		pr_effect(b, sizeof(*b), PR_EFF_READ);
+		if ((s = oldest(b)) < 0 || b->e[s].seq > seq)
+			return;
+		PR_BLOCK(b, "store-buffer");
+	}
 }
 
-static void drain(int ctx)
+static void wait_drained(int ctx)
 {
-	drain_upto(ctx, UINT64_MAX);
+	wait_upto(ctx, UINT64_MAX);
 }
 
 /* The running context, or -1 when memory is accessed directly. */
@@ -167,8 +189,8 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 			log_ev(PR_ME_FORWARD, c, c, &b->e[hit], b->e[hit].val);
 		return;
 	}
-	if (hit >= 0)
-		drain_upto(c, b->e[hit].seq);
+	if (hit >= 0)	/* only if a handler stored since pr_mem_prepare */
+		wait_upto(c, b->e[hit].seq);
 	memcpy(out, addr, size);
 	if (logger && size <= 8) {
 		/* Another CPU's newer store still buffered: say so. */
@@ -201,15 +223,15 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 		return;
 	}
 	b = &buf[c];
+	/* Waits here only if a handler stored since pr_mem_prepare. */
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
-		drain(c);
+		wait_drained(c);
 		memcpy(addr, val, size);
-		pr_hot.store_epoch++;
 		return;
 	}
 	s = (int)(b->seq % PR_MEM_SLOTS);
 	if (b->used & (1u << s))
-		drain_upto(c, b->e[s].seq);
+		wait_upto(c, b->e[s].seq);
 	e = &b->e[s];
 	e->addr = addr;
 	e->size = (uint8_t)size;
@@ -226,21 +248,14 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	pr_sched_mem_changed();
 }
 
-PR_NO_TSAN void pr_mem_rmw(void *addr, size_t size, int full)
+/* An RMW that returns no value, under weak: what it must not overtake. */
+static void rmw_relaxed(int c, const void *addr, size_t size)
 {
-	int c = self();
-	struct buffer *b;
+	struct buffer *b = &buf[c];
 	uint64_t upto = 0;
 	int any = 0;
 
-	if (c < 0 || !(busy & ((uint64_t)1 << c)))
-		return;
-	if (full || model == PR_MEM_TSO) {
-		drain(c);
-		return;
-	}
 	/* Coherence with its own stores, and any smp_wmb before it. */
-	b = &buf[c];
 	for (int s = 0; s < PR_MEM_SLOTS; s++) {
 		const struct entry *e = &b->e[s];
 
@@ -252,8 +267,59 @@ PR_NO_TSAN void pr_mem_rmw(void *addr, size_t size, int full)
 			any = 1;
 		}
 	}
+	pr_effect(b, sizeof(*b), PR_EFF_READ);
 	if (any)
-		drain_upto(c, upto);
+		wait_upto(c, upto);
+}
+
+/* The newest of @c's stores overlapping [addr, addr + size) but not it. */
+static int partial(int c, const void *addr, size_t size)
+{
+	const struct buffer *b = &buf[c];
+	int hit = -1;
+
+	for (int s = 0; s < PR_MEM_SLOTS; s++)
+		if ((b->used & (1u << s)) &&
+		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
+			hit = s;
+	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size)
+		return -1;
+	return hit;
+}
+
+PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
+{
+	int c = self(), s;
+	struct buffer *b;
+
+	if (c < 0)
+		return;
+	b = &buf[c];
+	switch (op) {
+	case PR_MP_LOAD:
+		if ((s = partial(c, addr, size)) >= 0)
+			wait_upto(c, b->e[s].seq);
+		break;
+	case PR_MP_STORE:
+		if (size != 1 && size != 2 && size != 4 && size != 8) {
+			wait_drained(c);
+			break;
+		}
+		s = (int)(b->seq % PR_MEM_SLOTS);
+		if (b->used & (1u << s))
+			wait_upto(c, b->e[s].seq);
+		break;
+	case PR_MP_RMW:
+		/* tso's RMWs are locked instructions: full barriers. */
+		if (model == PR_MEM_WEAK)
+			rmw_relaxed(c, addr, size);
+		else
+			wait_drained(c);
+		break;
+	default:
+		wait_drained(c);
+	}
 }
 
 PR_NO_TSAN void pr_mem_fence(int fence)
@@ -263,7 +329,7 @@ PR_NO_TSAN void pr_mem_fence(int fence)
 	if (c < 0)
 		return;
 	if (fence == PR_MF_MB)
-		drain(c);
+		wait_drained(c);
 	else if (fence == PR_MF_WMB)
 		buf[c].group++;
 	/* smp_rmb: loads are performed in program order already. */
@@ -274,20 +340,19 @@ PR_NO_TSAN void pr_mem_lock(void)
 	int c = self();
 
 	if (c >= 0)
-		drain(c);
-}
-
-PR_NO_TSAN void pr_mem_unlock(void)
-{
-	pr_mem_lock();
+		wait_drained(c);
 }
 
 PR_NO_TSAN void pr_mem_drain_all(void)
 {
 	if (self() < 0)
 		return;
-	while (busy)
-		drain(__builtin_ctzll(busy));
+	for (;;) {
+		pr_effect(buf, sizeof(buf), PR_EFF_READ);
+		if (!busy)
+			return;
+		PR_BLOCK(&busy, "store-buffers");
+	}
 }
 
 PR_NO_TSAN void pr_mem_set_logger(pr_mem_logger fn)

@@ -109,23 +109,42 @@ void pr_mem_load(const void *addr, size_t size, void *out, int order);
  */
 void pr_mem_store(void *addr, size_t size, const void *val, int order);
 
+/* What the access after pr_mem_prepare is. */
+enum pr_mem_op {
+	PR_MP_LOAD = 0,		/* a load (pr_mem_load) */
+	PR_MP_STORE,		/* a store (pr_mem_store) */
+	PR_MP_RMW,		/* an atomic RMW returning no value, done on
+				 * memory by the caller */
+	PR_MP_RMW_FULL,		/* one returning a value: a full barrier */
+	PR_MP_DRAIN,		/* anything that needs this CPU's buffer
+				 * empty first (spin_unlock, call_rcu) */
+};
+
 /**
- * pr_mem_rmw - the caller is about to perform an atomic read-modify-write
- * of @size bytes at @addr directly on memory
- * @full: the operation returns a value (a full barrier in the kernel)
+ * pr_mem_prepare - wait until the access @op to @size bytes at @addr may
+ * be performed; call BEFORE the access's yield point
  *
- * Drains what the operation must not overtake: everything when @full or
- * under tso (a locked instruction); otherwise this CPU's stores to the
- * same location and those before its last smp_wmb or release.
+ * Waiting (the context sleeps while the scheduler flushes its buffer,
+ * each flush a decision) must end before the yield point, so that the
+ * step that performs the access starts at the access's own yield point
+ * and dfs and dpor see what it touches.  Waits for: a load, this CPU's
+ * buffered stores overlapping it only in part; a store, its slot to be
+ * free (a store PR_MEM_SLOTS older) or, for sizes other than 1, 2, 4
+ * and 8, every store; an RMW, everything when it returns a value or
+ * under tso (a locked instruction), else this CPU's stores to the same
+ * bytes and those before its last smp_wmb; PR_MP_DRAIN, everything.
  */
-void pr_mem_rmw(void *addr, size_t size, int full);
+void pr_mem_prepare(const void *addr, size_t size, int op);
 
 /* An smp_mb / smp_wmb / smp_rmb by the running context. */
 void pr_mem_fence(int fence);
 
-/* spin_lock and spin_unlock (and the rwlock ones): both drain. */
+/*
+ * After a lock is taken (spin, read and write locks): drain -- a full
+ * barrier, stronger than the acquire LKMM gives.  A release calls
+ * pr_mem_prepare(lock, size, PR_MP_DRAIN) before its yield point.
+ */
 void pr_mem_lock(void);
-void pr_mem_unlock(void);
 
 /*
  * The RCU grace period's guarantee: every CPU has passed a full barrier
