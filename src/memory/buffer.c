@@ -363,6 +363,28 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 	}
 }
 
+PR_NO_TSAN int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
+				   uint64_t *step)
+{
+	int c = self();
+
+	for (uint64_t m = busy; m; m &= m - 1) {
+		int o = __builtin_ctzll(m);
+		const struct buffer *b = &buf[o];
+
+		if (o == c)
+			continue;
+		for (int s = 0; s < PR_MEM_SLOTS; s++)
+			if ((b->used & (1u << s)) &&
+			    overlap(b->e[s].addr, b->e[s].size, addr, size)) {
+				*ctx = o;
+				*step = b->e[s].step;
+				return 1;
+			}
+	}
+	return 0;
+}
+
 PR_NO_TSAN void pr_mem_set_logger(pr_mem_logger fn)
 {
 	logger = fn;

@@ -155,6 +155,16 @@ void pr_mem_lock(void);
  */
 void pr_mem_drain_all(void);
 
+/*
+ * Does a CPU other than the caller still hold a store to
+ * [addr, addr + size) in its buffer?  Then 1, with that CPU in *@ctx and
+ * the step it stored at in *@step.  kmem_cache_free asks: such a store
+ * reaches memory after the free, a use-after-free the missing ordering
+ * makes possible.
+ */
+int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
+		       uint64_t *step);
+
 /* ---- for reports (rich replay) ---------------------------------------- */
 
 /*

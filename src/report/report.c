@@ -17,6 +17,7 @@
  * taking or lock taking is often half the story).
  */
 #include "report/report.h"
+#include "report/memnotes.h"
 #include "report/verdict.h"
 
 #include <stdlib.h>
@@ -133,6 +134,7 @@ int pr_report_init(struct pr_report *r, const struct pr_event_log *log,
 		r->important[r->related[i]] = 1;
 	if (r->fail >= 0)
 		r->important[r->fail] = 2;
+	pr_mem_mark_stale(r);
 	for (size_t i = 0; i < log->n; i++)
 		if (r->important[i])
 			pr_symtab_add(r->st, &log->ev[i]);
@@ -292,6 +294,7 @@ void pr_report_text(FILE *f, struct pr_report *r)
 	if (r->fail < 0 && !r->nrel)
 		print_last_accesses(f, r, !!r->focus[0]);
 	print_readers(f, r);
+	pr_report_memory(f, r);
 	fputc('\n', f);
 	pr_report_timeline(f, r);
 	fprintf(f, "%s\n", rule);

@@ -125,16 +125,24 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 
 		p = pr_event_proc(code);
 		if (code >= PR_CHOICE_MEM) {
-			if (p < PR_MAX_CTX + pr_nr_inject()) {
-				snprintf(t->error, t->errlen,
-					 "step %zu: too many CPUs with store "
-					 "buffers for a systematic search "
-					 "(%d injections leave room for %d "
-					 "buffer slots)", d, pr_nr_inject(),
-					 PR_MAX_INJECT - pr_nr_inject());
-				return -1;
+			uint8_t *mp = &t->mem_proc[code - PR_CHOICE_MEM];
+
+			if (!*mp) {
+				p = PR_MAX_PROCS - 1 - t->mem_procs;
+				if (p < PR_MAX_CTX + pr_nr_inject()) {
+					snprintf(t->error, t->errlen,
+						 "step %zu: too many store-buffer "
+						 "slots in use for a systematic "
+						 "search (%d injections leave room "
+						 "for %d)", d, pr_nr_inject(),
+						 PR_MAX_INJECT - pr_nr_inject());
+					return -1;
+				}
+				*mp = (uint8_t)(p + 1);
+				t->mem_procs++;
+				t->memprocs |= PR_PROC_BIT(p);
 			}
-			t->memprocs |= PR_PROC_BIT(p);
+			p = *mp - 1;
 		}
 		t->code_of[p] = code;
 		en |= PR_PROC_BIT(p);
@@ -201,6 +209,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		}
 	}
 	pr_event_begin(&nd->ev, t->code_of[nd->chosen]);
+	nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
 	/*
 	 * A bounded search explores deliveries before a context's first step
 	 * and wherever a switch is free too: later, the same delivery may
