@@ -65,8 +65,8 @@ run 1 "$PAGERACE" replay "$t" && cp "$tmp/out" "$tmp/r1" &&
 	run 1 "$PAGERACE" replay "$t" && cmp -s "$tmp/out" "$tmp/r1" &&
 	grep -q 'reproduced' "$tmp/out"
 ok $? "replay of the tso trace reproduces it, the same report twice"
-grep -q "an older value: cpu[01]'s store of 0x1 at step [0-9]* was still in cpu[01]'s store buffer" "$tmp/out" &&
-	grep -q '^Memory model tso' "$tmp/out" && grep -q '~flag[01] = 0x1 visible' "$tmp/out"
+grep -q "an older value: cpu[01]'s store of 1 at step [0-9]* was still in cpu[01]'s store buffer" "$tmp/out" &&
+	grep -q '^Memory model tso' "$tmp/out" && grep -q '~flag[01] = 1 visible' "$tmp/out"
 ok $? "the report tells the reordering in words and the timeline its flushes"
 [ $? -eq 0 ] || show
 run 1 "$PAGERACE" show -f html "$t" && grep -q 'class="buffered"' "$tmp/out"

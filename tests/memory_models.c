@@ -117,6 +117,8 @@ static void sbx0(int *q) { WRITE_ONCE(x, 1); atomic_inc_return(&a); q[0] = READ_
 static void sbx1(int *q) { WRITE_ONCE(y, 1); atomic_inc_return(&a); q[0] = READ_ONCE(x); }
 static void sbi0(int *q) { WRITE_ONCE(x, 1); atomic_inc(&a); q[0] = READ_ONCE(y); }
 static void sbi1(int *q) { WRITE_ONCE(y, 1); atomic_inc(&a); q[0] = READ_ONCE(x); }
+static void sbr0(int *q) { WRITE_ONCE(x, 1); atomic_inc_return_relaxed(&a); q[0] = READ_ONCE(y); }
+static void sbr1(int *q) { WRITE_ONCE(y, 1); atomic_inc_return_relaxed(&a); q[0] = READ_ONCE(x); }
 static int sb_out(void) { return r[0][0] == 0 && r[1][0] == 0; }
 
 static void mp0(int *q) { (void)q; WRITE_ONCE(x, 1); WRITE_ONCE(y, 1); }
@@ -204,6 +206,7 @@ static const struct shape shapes[] = {
 	{ "SB+mbs", { sbm0, sbm1 }, sb_out, { 0, 0, 0 }, 0 },
 	{ "SB+atomic_inc_returns", { sbx0, sbx1 }, sb_out, { 0, 0, 0 }, 0 },
 	{ "SB+atomic_incs", { sbi0, sbi1 }, sb_out, { 0, 0, 1 }, 0 },
+	{ "SB+atomic_inc_return_relaxeds", { sbr0, sbr1 }, sb_out, { 0, 0, 1 }, 0 },
 	{ "MP", { mp0, mp1 }, mp_out, { 0, 0, 1 }, 0 },
 	{ "MP+wmb+rmb", { mpw0, mpr1 }, mp_out, { 0, 0, 0 }, 0 },
 	{ "MP+release+acquire", { mprel0, mpacq1 }, mp_out, { 0, 0, 0 }, 0 },
@@ -266,11 +269,15 @@ struct result {
 	int complete, failed;
 };
 
+static int search_bound = -1;	/* preemption bound of search(), -1: none */
+
 /* @strat to the end of its tree (at most @budget runs). */
 static struct result search(const struct pr_program *prog, const char *strat,
 			    uint64_t budget)
 {
-	struct pr_strategy_params p = { .pct_depth = 3 };
+	struct pr_strategy_params p = { .pct_depth = 3,
+					.has_bound = search_bound >= 0,
+					.preemption_bound = search_bound };
 	struct pr_strategy *s = pr_strategy_create(strat, &p);
 	struct pr_run_result res;
 	struct pr_coverage c;
@@ -352,6 +359,32 @@ static void test_shapes(void)
 			   (unsigned long long)p.executions,
 			   (unsigned long long)d.executions);
 		}
+	}
+	/*
+	 * Bounds: an early flush (the running context could go on) counts as
+	 * a preemption, one after the context finished does not -- so SB,
+	 * which needs no early flush, is within bound 0 under tso, and the
+	 * bounded search is smaller than the unbounded one.
+	 */
+	cur_shape = &shapes[0];
+	outcome = sb_out;
+	pr_mem_select(PR_MEM_TSO);
+	{
+		struct result full = search(&shape_prog, "dfs", 200000), b0;
+		int full_hit = hit;
+
+		search_bound = 0;
+		b0 = search(&shape_prog, "dfs", 200000);
+		ok(full_hit && hit && b0.complete &&
+		   b0.executions < full.executions,
+		   "SB under tso with preemption bound 0: reached in %llu "
+		   "executions (unbounded %llu)",
+		   (unsigned long long)b0.executions,
+		   (unsigned long long)full.executions);
+		b0 = search(&shape_prog, "dpor", 200000);
+		ok(hit && b0.complete, "... and by bounded dpor (%llu executions)",
+		   (unsigned long long)b0.executions);
+		search_bound = -1;
 	}
 	pr_mem_select(PR_MEM_SC);
 	outcome = NULL;
@@ -497,7 +530,14 @@ static void test_rule6(void)
 	struct pr_event l0 = mev(1, 1, PR_K_LOAD, &u[0], 0);
 	struct pr_event l1 = mev(1, 1, PR_K_LOAD, &u[1], 0);
 
-	ok(pr_dependent(&f0, &f1), "rule 6: two flushes of one buffer depend");
+	struct pr_event f1g = f1, f1r = f1;
+
+	f1g.order = 2;		/* after an smp_wmb */
+	f1r.order = 1;		/* a release, or any store under tso */
+	ok(!pr_dependent(&f0, &f1), "rule 6: two flushes of one buffer, one "
+	   "smp_wmb group, two words commute");
+	ok(pr_dependent(&f0, &f1g) && pr_dependent(&f0, &f1r),
+	   "rule 6: ... but not across an smp_wmb, nor with a release");
 	ok(!pr_dependent(&f0, &g1), "rule 6: flushes of two buffers to two "
 	   "words commute");
 	ok(pr_dependent(&f1, &g1), "rule 6: flushes to one word depend "

@@ -95,7 +95,7 @@ static void flush_rows(struct tl *t, const struct pr_report *r, size_t *k,
 		       uint64_t upto)
 {
 	const struct pr_event_log *log = r->log;
-	char text[PR_EV_NAME + 64], step[24];
+	char text[PR_EV_NAME + PR_EV_VALUE + 32], step[24];
 
 	for (; *k < log->nmem && log->mem[*k].step < upto; (*k)++) {
 		const struct pr_mem_note *n = &log->mem[*k];
@@ -103,9 +103,8 @@ static void flush_rows(struct tl *t, const struct pr_report *r, size_t *k,
 		if (n->kind != PR_ME_FLUSH)
 			continue;
 		snprintf(step, sizeof(step), "%llu", (unsigned long long)n->step);
-		snprintf(text, sizeof(text), "~%s = 0x%llx visible (stored %llu)",
-			 n->obj, (unsigned long long)n->val,
-			 (unsigned long long)n->store_step);
+		snprintf(text, sizeof(text), "~%s = %s visible (stored %llu)",
+			 n->obj, n->val_s, (unsigned long long)n->store_step);
 		row(t, r, step, n->ctx, text);
 	}
 }

@@ -40,6 +40,7 @@ struct pr_event {
 	uint8_t flags;		/* PR_EV_* flags */
 	uint8_t neff;
 	uint32_t size;		/* bytes at obj; 0: unknown, one byte */
+	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 	const void *obj;
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };

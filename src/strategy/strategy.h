@@ -162,6 +162,7 @@ struct pr_pending {
 	int runnable;
 	int flush;		/* a store-buffer flush: writes @size at @obj */
 	unsigned size;
+	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 };
 int pr_sched_pending(int code, struct pr_pending *p);
 

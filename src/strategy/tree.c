@@ -104,11 +104,19 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 }
 
 /* Did the decision at @nd preempt the context that could have gone on? */
+/*
+ * A flush chosen while the running context could go on counts too: it
+ * makes that context's stores visible early, a reordering against what
+ * the context does next, and a bound that let such flushes go free spent
+ * its budget on flush orders deep in the tree before any context switch
+ * near its root.  A flush when no context can go on (it finished,
+ * blocked, waits for its buffer) is free, as any choice there is.
+ */
 PR_NO_TSAN static int preempts(const struct pr_tree *t,
 			       const struct pr_tnode *nd)
 {
-	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur &&
-	       !(t->memprocs & PR_PROC_BIT(nd->chosen));
+	(void)t;
+	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
 }
 
 PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
@@ -230,10 +238,10 @@ PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
 	if (t->bound < 0 || nd->cur == PR_NO_PROC ||
 	    nd->preemptions < (uint32_t)t->bound)
 		return nd->enabled;
-	/* Flushes are free: a bound counts context switches only. */
-	if ((nd->enabled & ~t->memprocs) != PR_PROC_BIT(nd->cur))
+	/* Early flushes are preemptions too (preempts()). */
+	if (nd->enabled != PR_PROC_BIT(nd->cur))
 		t->bound_cut = 1;
-	return PR_PROC_BIT(nd->cur) | (nd->enabled & t->memprocs);
+	return PR_PROC_BIT(nd->cur);
 }
 
 /*
