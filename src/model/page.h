@@ -290,7 +290,7 @@ static inline int get_page_testone(struct page *page)
  */
 static inline int get_page_testone_relaxed(struct page *page)
 {
-	return __katomic_add_full(&page->_count, 1, "&page->_count", 0) == 0;
+	return atomic_inc_return_relaxed(&page->_count) == 0;
 }
 
 /**
