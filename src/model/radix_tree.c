@@ -18,8 +18,8 @@
  *    pointer they follow with rcu_dereference() and every other shared
  *    word with READ_ONCE().  2.6.13 had no rcu_dereference in the
  *    radix tree (seed 006 relies on data dependency ordering); these are
- *    modelled as acquire loads so that a weak-memory mode can be added
- *    later without touching this file.
+ *    acquire loads, and under --memory tso|weak loads are performed in
+ *    program order, so the dependency's ordering always holds.
  *  - One source-level load is one yield point: where the kernel source
  *    reads the same location twice (root->rnode in __lookup_slot,
  *    slot->slots[i] in __lookup), the model reads it twice too, so the
