@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memory_models.c - the memory models (src/memory/) on the classic
- * shapes, run on the kernel's own primitives, and dpor against dfs under
- * tso and weak.
+ * shapes, run on the kernel's own primitives.
  *
  *  1. Shapes, each explored to the end of its tree by dfs under sc, tso
  *     and weak: whether the "weak" outcome is reachable must be what the
@@ -17,85 +16,15 @@
  *     barriers) are reported, not asserted either way: stronger than
  *     LKMM is sound.
  *  2. dpor reaches the same final states as dfs on every shape and
- *     model, in no more executions (the flush rules of dependence.c).
- *  3. Generated programs of stores, loads, fences and atomics under tso
- *     and weak: dpor's final states equal dfs's.
+ *     model, in no more executions; preemption bounds and early flushes.
+ *  3. Rule 6 of strategy/dependence.c, directly.
  *  4. A sampler (random) finds SB under tso and never under sc.
- *  5. A store still in its CPU's buffer when another CPU frees the
- *     object (the free was ordered after a later store only) is a
- *     use-after-free under weak, and not with smp_wmb or under tso/sc.
+ * Generated programs and the use-after-free check: tests/memory_dpor.c.
  */
-#include "kernel/access.h"
-#include "kernel/atomic.h"
-#include "kernel/barrier.h"
-#include "kernel/bitops.h"
-#include "kernel/kernel.h"
-#include "kernel/slab.h"
-#include "kernel/spinlock.h"
-#include "memory/memory.h"
-#include "runtime/run.h"
-#include "strategy/dependence.h"
-#include "strategy/strategy.h"
-#include "tap.h"
+#include "memory_common.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-static struct pr_run_options ropts;
-
-/* Shared variables and each CPU's registers; reset by setup. */
-static int x, y;
-static unsigned long z;
 static int *ptr;
-static atomic_t a;
-static int r[4][4];
-
-/* ---- final states ------------------------------------------------------- */
-
-static struct stateset { uint64_t h[8192]; int n; } seen;
-static int hit;			/* the shape's outcome was reached */
-static int (*outcome)(void);
-
-static void set_add(struct stateset *s, uint64_t h)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return;
-	if (s->n < 8192)
-		s->h[s->n++] = h;
-}
-
-/* Every state of @p is in @q. */
-static int set_sub(const struct stateset *p, const struct stateset *q)
-{
-	for (int i = 0; i < p->n; i++) {
-		int found = 0;
-
-		for (int j = 0; j < q->n && !found; j++)
-			found = p->h[i] == q->h[j];
-		if (!found)
-			return 0;
-	}
-	return 1;
-}
-
-static int set_same(const struct stateset *p, const struct stateset *q)
-{
-	return p->n == q->n && set_sub(p, q);
-}
-
-static uint64_t state_hash(void)
-{
-	uint64_t h = 1469598103934665603ull;
-	int v[4] = { x, y, z, atomic_read(&a) };
-
-	for (int i = 0; i < 4; i++)
-		h = (h ^ (uint64_t)(uint32_t)v[i]) * 1099511628211ull;
-	for (int t = 0; t < 4; t++)
-		for (int i = 0; i < 4; i++)
-			h = (h ^ (uint64_t)(uint32_t)r[t][i]) * 1099511628211ull;
-	return h;
-}
+static int (*outcome)(void);	/* the shape's weak outcome */
 
 /* ---- shapes ------------------------------------------------------------- */
 
@@ -264,43 +193,6 @@ static const struct pr_program shape_prog = {
 	.setup = shape_setup, .finish = finish,
 };
 
-struct result {
-	uint64_t runs, executions;
-	int complete, failed;
-};
-
-static int search_bound = -1;	/* preemption bound of search(), -1: none */
-
-/* @strat to the end of its tree (at most @budget runs). */
-static struct result search(const struct pr_program *prog, const char *strat,
-			    uint64_t budget)
-{
-	struct pr_strategy_params p = { .pct_depth = 3,
-					.has_bound = search_bound >= 0,
-					.preemption_bound = search_bound };
-	struct pr_strategy *s = pr_strategy_create(strat, &p);
-	struct pr_run_result res;
-	struct pr_coverage c;
-	struct result out;
-
-	memset(&out, 0, sizeof(out));
-	seen.n = 0;
-	hit = 0;
-	while (!s->ops->exhausted(s) && out.runs < budget) {
-		pr_run_once(prog, s, &ropts, 1, out.runs, NULL, &res);
-		out.runs++;
-		if ((res.failed || res.diverged) && !out.failed)
-			diag("%s run %llu: %s: %s", strat,
-			     (unsigned long long)out.runs, res.verdict.kind,
-			     res.verdict.msg);
-		out.failed |= res.failed || res.diverged;
-	}
-	s->ops->coverage(s, &c);
-	out.executions = c.executions;
-	out.complete = c.complete;
-	s->ops->destroy(s);
-	return out;
-}
 
 static void test_shapes(void)
 {
@@ -390,116 +282,6 @@ static void test_shapes(void)
 	outcome = NULL;
 }
 
-/* ---- 3. generated programs ---------------------------------------------- */
-
-#define GT	3
-#define GOPS	4
-#define GVARS	2
-
-enum { G_LOAD, G_STORE, G_WMB, G_MB, G_ADD_RET, G_INC, G_RELEASE, G_ACQUIRE,
-       G_NKINDS };
-
-static struct { int nt, n[GT], kind[GT][GOPS], var[GT][GOPS]; } gp;
-static int gv[GVARS];
-
-static void gen_cpu(void *arg)
-{
-	int t = (int)(intptr_t)arg;
-
-	for (int i = 0; i < gp.n[t]; i++) {
-		int *v = &gv[gp.var[t][i]];
-
-		switch (gp.kind[t][i]) {
-		case G_LOAD: r[t][i] = READ_ONCE(*v); break;
-		case G_STORE: WRITE_ONCE(*v, t * 10 + i + 1); break;
-		case G_WMB: smp_wmb(); break;
-		case G_MB: smp_mb(); break;
-		case G_ADD_RET: r[t][i] = atomic_add_return(1, (atomic_t *)v); break;
-		case G_INC: atomic_inc((atomic_t *)v); break;
-		case G_RELEASE: STORE_RELEASE(*v, t * 10 + i + 1); break;
-		case G_ACQUIRE: r[t][i] = LOAD_DEP(*v); break;
-		}
-	}
-}
-
-static void gen_setup(void *arg)
-{
-	(void)arg;
-	memset(gv, 0, sizeof(gv));
-	memset(r, 0, sizeof(r));
-	x = y = z = 0;
-	atomic_set(&a, 0);
-	for (int t = 0; t < gp.nt; t++)
-		pr_spawn(t ? "cpu1" : "cpu0", gen_cpu, (void *)(intptr_t)t, 0);
-}
-
-static void gen_finish(void *arg)
-{
-	(void)arg;
-	x = gv[0];
-	y = gv[1];
-	set_add(&seen, state_hash());
-}
-
-static const struct pr_program gen_prog = {
-	.name = "generated", .summary = "generated",
-	.setup = gen_setup, .finish = gen_finish,
-};
-
-static void test_generated(void)
-{
-	static struct stateset dfs_seen;
-	static const int models[2] = { PR_MEM_TSO, PR_MEM_WEAK };
-	unsigned seed = 12345;
-	int agree[2] = { 0, 0 }, cut[2] = { 0, 0 }, n = 150;
-	uint64_t runs[2][2] = { { 0, 0 }, { 0, 0 } };
-
-	for (int k = 0; k < n; k++) {
-		gp.nt = 2 + (k % 3 == 0);
-		for (int t = 0; t < gp.nt; t++) {
-			seed = seed * 1103515245u + 12345u;
-			gp.n[t] = gp.nt == 3 ? 1 + (int)(seed >> 16) % 2
-					     : 2 + (int)(seed >> 16) % 2;
-			for (int i = 0; i < gp.n[t]; i++) {
-				seed = seed * 1103515245u + 12345u;
-				gp.kind[t][i] = (int)(seed >> 16) % G_NKINDS;
-				/* Mostly accesses: fences only matter between them. */
-				if ((seed >> 8) % 3 == 0)
-					gp.kind[t][i] = (int)(seed >> 20) % 2;
-				gp.var[t][i] = (int)(seed >> 24) % GVARS;
-			}
-		}
-		for (int m = 0; m < 2; m++) {
-			struct result d, p;
-
-			pr_mem_select(models[m]);
-			d = search(&gen_prog, "dfs", 100000);
-			dfs_seen = seen;
-			p = search(&gen_prog, "dpor", 100000);
-			runs[m][0] += d.runs;
-			runs[m][1] += p.runs;
-			/* A dfs cut by the budget saw a subset: dpor has it. */
-			if (p.complete && !d.failed && !p.failed &&
-			    (d.complete ? set_same(&seen, &dfs_seen)
-					: set_sub(&dfs_seen, &seen)))
-				agree[m]++;
-			else
-				diag("program %d under %s: dfs %d states (%s), "
-				     "dpor %d (%s)", k, pr_mem_name(models[m]),
-				     dfs_seen.n, d.complete ? "complete" : "cut",
-				     seen.n, p.complete ? "complete" : "cut");
-			cut[m] += !d.complete;
-		}
-	}
-	pr_mem_select(PR_MEM_SC);
-	for (int m = 0; m < 2; m++)
-		ok(agree[m] == n && cut[m] < n / 4, "generated under %s: dpor "
-		   "reaches exactly dfs's final states (%d/%d programs, %d "
-		   "where dfs ran out of budget: a superset; %llu dfs runs, "
-		   "%llu dpor runs)", pr_mem_name(models[m]), agree[m], n,
-		   cut[m], (unsigned long long)runs[m][0],
-		   (unsigned long long)runs[m][1]);
-}
 
 /* ---- rule 6 of dependence.c, directly ----------------------------------- */
 
@@ -548,82 +330,6 @@ static void test_rule6(void)
 	   "a flush's process is the search tree's to number");
 }
 
-/* ---- 5. a store that lands after a free ----------------------------------- */
-
-static kmem_cache_t *objc;
-static int *obj, done, fenced;
-
-static void uaf_writer(void *arg)
-{
-	(void)arg;
-	WRITE_ONCE(obj[0], 1);
-	if (fenced)
-		smp_wmb();
-	WRITE_ONCE(done, 1);
-}
-
-static void uaf_freer(void *arg)
-{
-	(void)arg;
-	if (READ_ONCE(done))
-		kmem_cache_free(objc, obj);
-}
-
-static void uaf_setup(void *arg)
-{
-	(void)arg;
-	kernel_reset(2);
-	objc = kmem_cache_create_capacity("mm-obj", 2 * sizeof(int), 4, NULL);
-	obj = kmem_cache_zalloc(objc, 0);
-	done = 0;
-	pr_spawn("cpu0", uaf_freer, NULL, 0);
-	pr_spawn("cpu1", uaf_writer, NULL, 0);
-}
-
-static const struct pr_program uaf_prog = {
-	.name = "uaf", .summary = "uaf", .setup = uaf_setup,
-};
-
-/* Runs of @strat to the end of its tree that fail with @kind. */
-static int failing(const struct pr_program *prog, const char *strat,
-		   const char *kind, int *complete)
-{
-	struct pr_strategy_params p = { .pct_depth = 3 };
-	struct pr_strategy *s = pr_strategy_create(strat, &p);
-	struct pr_run_result res;
-	struct pr_coverage c;
-	int n = 0;
-
-	for (uint64_t run = 0; !s->ops->exhausted(s) && run < 100000; run++) {
-		pr_run_once(prog, s, &ropts, 1, run, NULL, &res);
-		n += res.failed && !strcmp(res.verdict.kind, kind);
-	}
-	s->ops->coverage(s, &c);
-	*complete = c.complete;
-	s->ops->destroy(s);
-	return n;
-}
-
-static void test_uaf(void)
-{
-	static const int models[3] = { PR_MEM_SC, PR_MEM_TSO, PR_MEM_WEAK };
-
-	for (fenced = 0; fenced < 2; fenced++)
-		for (int m = 0; m < 3; m++) {
-			int want = !fenced && models[m] == PR_MEM_WEAK;
-			int cd, cp, nd, np;
-
-			pr_mem_select(models[m]);
-			nd = failing(&uaf_prog, "dfs", "use-after-free", &cd);
-			np = failing(&uaf_prog, "dpor", "use-after-free", &cp);
-			ok(cd && cp && (nd > 0) == want && (np > 0) == want,
-			   "store, %sstore, free when the second is seen, under "
-			   "%s: use-after-free %s (dfs %d, dpor %d runs)",
-			   fenced ? "smp_wmb, " : "", pr_mem_name(models[m]),
-			   want ? "found" : "never", nd, np);
-		}
-	pr_mem_select(PR_MEM_SC);
-}
 
 /* ---- 4. a sampler ------------------------------------------------------- */
 
@@ -658,8 +364,6 @@ int main(void)
 	pr_run_options_default(&ropts);
 	test_rule6();
 	test_shapes();
-	test_generated();
-	test_uaf();
 	test_random();
 	return done_testing();
 }
