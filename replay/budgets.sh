@@ -71,6 +71,7 @@ fix_of() {
 	f1-*|f8-*) echo -K radix-single-read ;;
 	f2-*) echo -K release-no-recheck ;;
 	f4-*) echo -K gang-empty-exit ;;
+	f5-*) echo -K insert-release ;;
 	f9-*) echo -p merged ;;
 	esac
 }

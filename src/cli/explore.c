@@ -39,7 +39,7 @@ static double now(void)
 /* The model's variant travels with the trace, so replay can restore it. */
 static void variant_to_options(struct pr_trace *t)
 {
-	char knobs[256] = "", num[16];
+	char knobs[512] = "", num[16];
 	size_t off = 0;
 
 	pr_trace_set_option(t, "protocol", variant_protocol_name(variant.protocol));

@@ -145,7 +145,8 @@ void remove_from_page_cache(struct page *page)
  * seed 004 (patch 3/7), page_cache_get_speculative, v2 and its v1 knobs:
  *   KNOB_SPEC_IRQ         preempt_disable instead of local_irq_save (v1);
  *   KNOB_SPEC_FREE_CHECK  no PageFree test after get_page_testone (v1);
- *   KNOB_NO_RECHECK       no page != *pagep recheck.
+ *   KNOB_NO_RECHECK       no page != *pagep recheck;
+ *   KNOB_TESTONE_NO_MB    get_page_testone without its memory barrier.
  */
 static struct page *get_speculative_v2(struct page **pagep)
 {
@@ -163,7 +164,8 @@ static struct page *get_speculative_v2(struct page **pagep)
 		goto out_failed;
 
 	/* Note that get_page_testone provides a memory barrier */
-	if (get_page_testone(page) ||
+	if ((knob(KNOB_TESTONE_NO_MB) ? get_page_testone_relaxed(page) :
+					 get_page_testone(page)) ||
 	    (!knob(KNOB_SPEC_FREE_CHECK) && PageFree(page))) {
 		/*
 		 * Picked up a freed page: previous getters keep the

@@ -281,6 +281,19 @@ static inline int get_page_testone(struct page *page)
 }
 
 /**
+ * get_page_testone_relaxed - get_page_testone without its memory barrier
+ *
+ * The same yield point and increment, but under --memory tso/weak an RMW
+ * that orders nothing (LKMM's atomic_inc_return_relaxed() == 0): what
+ * page_cache_get_speculative would be if seed 004's "get_page_testone
+ * provides a memory barrier" did not hold (KNOB_TESTONE_NO_MB).
+ */
+static inline int get_page_testone_relaxed(struct page *page)
+{
+	return atomic_inc_return_relaxed(&page->_count) == 0;
+}
+
+/**
  * get_page - take a reference on a page someone already holds
  */
 static inline void get_page(struct page *page)

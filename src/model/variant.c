@@ -31,6 +31,10 @@ static const struct {
 	{ KNOB_INSERT_RELEASE, "insert-release" },
 	{ KNOB_SHRINK_STALE_SLOT, "shrink-stale-slot" },
 	{ KNOB_DEREF_SLOT_PLAIN, "deref-slot-plain" },
+	{ KNOB_EXTEND_NO_WMB, "extend-no-wmb" },
+	{ KNOB_INSERT_NODE_NO_WMB, "insert-node-no-wmb" },
+	{ KNOB_PREP_NO_MB, "prep-no-mb" },
+	{ KNOB_TESTONE_NO_MB, "testone-no-mb" },
 };
 
 #define NKNOBS (sizeof(knob_names) / sizeof(knob_names[0]))

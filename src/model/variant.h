@@ -49,6 +49,18 @@ enum pr_knob {
 	 */
 	KNOB_SHRINK_STALE_SLOT	= 1 << 11, /* shrink leaves the item in slot 0 */
 	KNOB_DEREF_SLOT_PLAIN	= 1 << 12, /* find_get_pages retries a stale page */
+
+	/*
+	 * The seeds' barriers (issue 14; doc/variants.md, "Barriers"): each
+	 * drops one barrier the seeds add or rely on.  Memory ordering only:
+	 * under --memory sc they remove a fence's yield point and can change
+	 * no outcome; under tso and weak the reordering they allow is
+	 * explored.
+	 */
+	KNOB_EXTEND_NO_WMB	= 1 << 13, /* extend: no smp_wmb before ->rnode */
+	KNOB_INSERT_NODE_NO_WMB	= 1 << 14, /* insert: no smp_wmb before *slot = tmp */
+	KNOB_PREP_NO_MB		= 1 << 15, /* prep_new_page: no smp_mb before the spin */
+	KNOB_TESTONE_NO_MB	= 1 << 16, /* get_page_testone: a relaxed RMW */
 };
 
 struct pr_variant {
