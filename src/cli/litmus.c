@@ -170,7 +170,7 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	struct pr_coverage cov;
 	struct pr_run_result first;
 	char trace[4096] = "", cov_text[256];
-	uint64_t run, failed = 0, other = 0;
+	uint64_t run, failed = 0, other = 0, stuck = 0;
 	double t0 = now(), t1;
 	int complete, stop_time = 0;
 	enum verdict v;
@@ -211,6 +211,16 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		pr_run_once(tg.prog, strat, &ro, 0, run, &rec, &res);
 		if (res.abandoned || !(res.failed || res.diverged))
 			continue;
+		/*
+		 * A run where some CPU can never go on (a lock never
+		 * released, synchronize_rcu inside a reader) has no final
+		 * state; herd7 has no such execution either.
+		 */
+		if (!strcmp(res.verdict.kind, "deadlock") ||
+		    !strcmp(res.verdict.kind, "livelock")) {
+			stuck++;
+			continue;
+		}
 		if (!strncmp(res.verdict.kind, "litmus-never", 12) ||
 		    !strncmp(res.verdict.kind, "litmus-always", 13))
 			failed++;
@@ -241,6 +251,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		v = V_DISAGREE;
 	else if (other)
 		v = V_ERROR;
+	else if (!strncmp(litmus_result_text(l), "DEADLOCK", 8) && stuck)
+		v = V_AGREE;
 	else if (litmus_expect(l) == LIT_EXPECT_NONE ||
 		 litmus_expect(l) == LIT_EXPECT_OTHER || litmus_datarace(l))
 		v = V_NO_ORACLE;
@@ -257,7 +269,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		       verdict_word[v], (unsigned long long)cov.executions,
 		       complete ? "exhaustive" : "incomplete", (t1 - t0) * 1e3,
 		       v == V_ERROR || v == V_DISAGREE ? first.verdict.kind :
-		       litmus_hits(l) ? "reached" : "not-reached");
+		       litmus_hits(l) ? "reached" : stuck ? "stuck" :
+		       "not-reached");
 		goto out;
 	}
 	if (!o->quiet) {
@@ -275,6 +288,10 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 			printf("  %c %-50s %llu\n", holds ? '*' : ' ', buf,
 			       (unsigned long long)n);
 		}
+		if (stuck)
+			printf("  %llu execution%s never finished (a deadlock: "
+			       "no final state)\n", (unsigned long long)stuck,
+			       stuck == 1 ? "" : "s");
 		printf("  %s: %s in %llu of %llu executions\n",
 		       litmus_cond_text(l), litmus_hits(l) ? "reached" : "not reached",
 		       (unsigned long long)litmus_hits(l),
@@ -283,7 +300,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	switch (v) {
 	case V_AGREE:
 		printf("%s: agrees with Result: %s (%s)\n", path,
-		       litmus_result_text(l),
+		       litmus_result_text(l), stuck && !strncmp(
+		       litmus_result_text(l), "DEADLOCK", 8) ? "deadlocks" :
 		       litmus_hits(l) ? "reached" : "never reached");
 		break;
 	case V_UNREACHED:

@@ -11,12 +11,12 @@
 #include <stdint.h>
 #include "litmus/litmus.h"
 
-#define LIT_MAX_PROCS	16	/* P0 .. P15 */
+#define LIT_MAX_PROCS	32	/* P0 .. P31: contexts (PR_MAX_CTX) */
 #define LIT_MAX_LOCS	64	/* shared locations */
 #define LIT_MAX_REGS	32	/* registers (and parameters) per process */
 #define LIT_MAX_ARGS	4
 #define LIT_MAX_OBS	64	/* values a final state records */
-#define LIT_MAX_OUTCOMES 4096
+#define LIT_MAX_OUTCOMES (1 << 20)	/* distinct final states */
 #define LIT_MAX_DEPTH	64	/* nesting of expressions and statements */
 #define LIT_NAME	48
 
@@ -36,6 +36,7 @@ struct lit_lexer {
 	size_t len, pos;
 	int line, col;
 	int depth;		/* braces open: OCaml comments only at 0 */
+	int init;		/* in the init block: OCaml comments there too */
 	const char *result;	/* after "Result:" in a comment, or NULL */
 	size_t result_len;
 };
@@ -142,7 +143,7 @@ struct litmus {
 	size_t nalloc, capalloc;
 	/* the outcome set, sorted by value vector */
 	struct lit_outcome *out;
-	size_t nout;
+	size_t nout, capout;
 	uint64_t runs, hits, filtered;
 };
 
@@ -155,6 +156,8 @@ struct lit_parser {
 	struct lit_error *err;
 	jmp_buf fail;
 	int proc;		/* process being parsed, -1: none */
+	struct lit_reginit *ri;	/* the init block's register values */
+	size_t nri;
 	int depth;
 	size_t last_end;	/* end of the token before tok */
 };

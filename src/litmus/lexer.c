@@ -31,6 +31,7 @@ void lit_lex_init(struct lit_lexer *lx, const char *name, const char *text,
 	lx->line = line;
 	lx->col = 1;
 	lx->depth = 0;
+	lx->init = 0;
 	lx->result = NULL;
 	lx->result_len = 0;
 }
@@ -99,7 +100,8 @@ static int skip(struct lit_lexer *lx, char *msg, size_t msglen)
 			advance(lx);
 			if (lx->depth == 0)
 				note_result(lx, from, lx->pos);
-		} else if (c == '(' && at(lx, 1) == '*' && lx->depth == 0) {
+		} else if (c == '(' && at(lx, 1) == '*' &&
+			   (lx->depth == 0 || lx->init)) {
 			size_t from = lx->pos;
 			int nest = 0;
 

@@ -43,10 +43,14 @@ void lit_outcome_record(struct litmus *l, const struct lit_val *st, int holds)
 	if (l->nout == LIT_MAX_OUTCOMES)
 		pr_fail("litmus-outcomes", NULL, "more than %d distinct final "
 			"states", LIT_MAX_OUTCOMES);
-	if (!l->out) {
-		l->out = calloc(LIT_MAX_OUTCOMES, sizeof(*l->out));
-		if (!l->out)
+	if (l->nout == l->capout) {
+		size_t cap = l->capout ? 2 * l->capout : 64;
+		struct lit_outcome *o = realloc(l->out, cap * sizeof(*o));
+
+		if (!o)
 			pr_fail("litmus-outcomes", NULL, "out of memory");
+		l->out = o;
+		l->capout = cap;
 	}
 	memmove(&l->out[lo + 1], &l->out[lo], (l->nout - lo) * sizeof(*l->out));
 	memcpy(l->out[lo].v, st, (size_t)l->nobs * sizeof(*st));

@@ -263,7 +263,7 @@ int lit_reg_add(struct lit_parser *p, const struct lit_token *at,
 }
 
 /* Register initialisations of the init block ("0:r1=x;"), applied later. */
-struct reginit {
+struct lit_reginit {
 	int proc;
 	char name[LIT_NAME];
 	struct lit_val v;
@@ -310,10 +310,12 @@ static struct lit_val init_value(struct lit_parser *p)
 	return v;
 }
 
-static size_t parse_init(struct lit_parser *p, struct reginit *ri, size_t max)
+static size_t parse_init(struct lit_parser *p, struct lit_reginit *ri, size_t max)
 {
 	size_t n = 0;
 
+	/* Lexed after '{': the init block's OCaml comments are comments. */
+	p->lx.init = 1;
 	lit_expect(p, "{");
 	while (!lit_is(&p->tok, "}")) {
 		enum lit_loc_type ty = LOC_INT;
@@ -368,6 +370,7 @@ static size_t parse_init(struct lit_parser *p, struct reginit *ri, size_t max)
 		if (!lit_is(&p->tok, "}"))
 			lit_expect(p, ";");
 	}
+	p->lx.init = 0;
 	lit_next(p);
 	return n;
 }
@@ -422,6 +425,10 @@ static void parse_proc(struct lit_parser *p)
 			lit_expect(p, ",");
 	}
 	lit_next(p);
+	/* Registers the init block sets ("1:r2=x;") exist from the start. */
+	for (size_t i = 0; i < p->nri; i++)
+		if (p->ri[i].proc == n)
+			lit_reg_add(p, &p->ri[i].at, pr, p->ri[i].name);
 	if (!lit_is(&p->tok, "{"))
 		lit_fail_at(p, &p->tok, "expected '{' to begin P%d's body", n);
 	pr->body = lit_parse_block(p);
@@ -460,7 +467,7 @@ static void parse_result(struct litmus *l, const char *s, size_t n)
 static void parse_all(struct lit_parser *p, const char *text, size_t len)
 {
 	struct litmus *l = p->l;
-	struct reginit ri[64];
+	struct lit_reginit ri[64];
 	size_t nri, e = 0, s;
 
 	if (len > LIT_MAX_FILE) {
@@ -506,9 +513,21 @@ static void parse_all(struct lit_parser *p, const char *text, size_t len)
 	lit_lex_init(&p->lx, p->lx.name, text, len, e, 1);
 	p->lx.col = (int)e + 1;
 	lit_next(p);
+	/* herd's header lines before the init block: "Prefetch=...". */
+	while (p->tok.kind == T_IDENT && lit_is(lit_peek(p), "=")) {
+		int line = p->tok.line;
+
+		while (p->lx.pos < p->lx.len && p->lx.text[p->lx.pos] != '\n')
+			p->lx.pos++;
+		p->has_peek = 0;
+		p->lx.line = line;
+		lit_next(p);
+	}
 	if (!lit_is(&p->tok, "{"))
 		lit_fail_at(p, &p->tok, "expected the init block '{'");
 	nri = parse_init(p, ri, sizeof(ri) / sizeof(ri[0]));
+	p->ri = ri;
+	p->nri = nri;
 	if (proc_number(&p->tok) < 0)
 		lit_fail_at(p, &p->tok, "expected P0");
 	while (proc_number(&p->tok) >= 0)
