@@ -84,6 +84,14 @@ void replay_print_report(FILE *f, const struct pr_trace *t,
 			 const struct pr_event_log *log,
 			 const struct pr_run_result *res);
 
+/*
+ * memory.c: --memory's argument (sc, tso, weak) into *@model, or say why
+ * not (as "@cmd: error: ...") and return -1; and select a model for the
+ * runs to come, refusing (-1, said) what this build cannot run.
+ */
+int cli_memory_parse(const char *arg, const char *cmd, int *model);
+int cli_memory_select(int model, const char *cmd);
+
 /* argv[0] as the user typed it, for printing replay commands. */
 extern const char *pr_argv0;
 

@@ -15,6 +15,7 @@
  * A search that ran out of budget never says "exhaustive".  The memory
  * model is sequential consistency: pagerace has no other yet.
  */
+#include "memory/memory.h"
 #include "cli/explore.h"
 #include "strategy/strategy.h"
 
@@ -107,8 +108,8 @@ void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 			 pct_depth);
 	else
 		snprintf(how, sizeof(how), "%s", strategy);
-	snprintf(buf, len, "sampled: %llu runs (%s), memory sc, %s",
-		 (unsigned long long)runs, how,
+	snprintf(buf, len, "sampled: %llu runs (%s), memory %s, %s",
+		 (unsigned long long)runs, how, pr_mem_name(pr_mem_model()),
 		 failures ? "failures found" : "no failure");
 }
 
@@ -136,18 +137,19 @@ void explore_statement_text(const char *strategy, const struct pr_coverage *c,
 			 c->shard == c->shards ? c->shards : c->shard, c->shards);
 	if (!strcmp(kind, "incomplete"))
 		snprintf(buf, len, "incomplete: stopped after %llu executions "
-			 "(%s), %s; memory sc, %s",
+			 "(%s), %s; memory %s, %s",
 			 (unsigned long long)c->executions, how,
-			 stop_reason(stopped), result);
+			 stop_reason(stopped), pr_mem_name(pr_mem_model()), result);
 	else if (!strcmp(kind, "bounded"))
 		snprintf(buf, len, "bounded: preemption bound %d, %llu executions "
-			 "(%s), memory sc, %s", c->bound,
-			 (unsigned long long)c->executions, how, result);
+			 "(%s), memory %s, %s", c->bound,
+			 (unsigned long long)c->executions, how,
+			 pr_mem_name(pr_mem_model()), result);
 	else
-		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory sc, %s",
+		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory %s, %s",
 			 (unsigned long long)c->executions, how,
 			 c->bound >= 0 ? "; the preemption bound cut nothing" : "",
-			 result);
+			 pr_mem_name(pr_mem_model()), result);
 	l = strlen(buf);
 	if (c->shards > 1 && c->shard < c->shards && strcmp(kind, "incomplete"))
 		snprintf(buf + l, len - l, "; this shard's part only: merge all %u for the whole tree",

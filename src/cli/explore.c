@@ -9,6 +9,7 @@
  * split across processes without changing what is found.
  */
 #include "config.h"
+#include "memory/memory.h"
 #include "cli/cli.h"
 #include "cli/explore.h"
 #include "cli/interrupt.h"
@@ -82,6 +83,8 @@ static void apply_scenario(struct explore_opts *o, const struct target *tg)
 		o->params.pct_depth = x->depth;
 	if (x->pct_steps && !(o->set & SET_PCT_STEPS))
 		o->params.pct_steps = x->pct_steps;
+	if (scn->has_memory && !(o->set & SET_MEMORY))
+		o->memory = scn->memory;
 	if (x->max_steps && !(o->set & SET_MAX_STEPS))
 		o->run.max_steps = x->max_steps;
 	/* A scenario's bound belongs to its systematic strategy: -s pct drops it. */
@@ -131,6 +134,7 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 	t.run = run;
 	t.result = *res;
 	t.sched = *rec;
+	t.memory = o->memory;
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)o->run.max_steps);
 	pr_trace_set_option(&t, "max-steps", num);
 	variant_to_options(&t);
@@ -387,7 +391,7 @@ static void print_summary(struct explore_state *st, double elapsed)
 	s.knobs = knobs;
 	s.radix_shift = variant.radix_map_shift;
 	s.max_steps = o->run.max_steps;
-	s.memory = "sc";	/* sequential consistency: the only model yet */
+	s.memory = pr_mem_name(pr_mem_model());
 	s.has_failed_list = 1;
 	s.nfailed = st->nfailed;
 	s.failed = st->failed;
@@ -448,7 +452,8 @@ int cmd_explore(int argc, char **argv)
 		return EXIT_BADINPUT;
 	if (st.tg.scn)
 		apply_scenario(o, &st.tg);
-	if (explore_check_strategy(o, "explore")) {
+	if (explore_check_strategy(o, "explore") ||
+	    cli_memory_select(o->memory, "explore")) {
 		target_release(&st.tg);
 		return EXIT_BADINPUT;
 	}

@@ -53,6 +53,7 @@ struct explore_opts {
 	const char *output;	/* trace path for the first failure */
 	const char *trace_dir;
 	unsigned set;		/* SET_*: given on the command line */
+	int memory;		/* memory/memory.h: PR_MEM_SC (default) ... */
 };
 
 /* One failing run, as the summary lists it. */
@@ -65,7 +66,7 @@ struct summary_failure {
 /* What the command line set overrides a scenario's defaults. */
 enum { SET_STRATEGY = 1, SET_RUNS = 2, SET_SEED = 4, SET_DEPTH = 8,
        SET_PCT_STEPS = 16, SET_MAX_STEPS = 32, SET_PROTOCOL = 64,
-       SET_KNOBS = 128, SET_SHIFT = 256, SET_BOUND = 512 };
+       SET_KNOBS = 128, SET_SHIFT = 256, SET_BOUND = 512, SET_MEMORY = 1024 };
 
 /* Parse explore's command line into @o; -1 (said on stderr) if bad. */
 int explore_parse_opts(int argc, char **argv, struct explore_opts *o);

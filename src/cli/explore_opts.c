@@ -41,6 +41,8 @@ static void explore_usage(FILE *f)
 "      --pct-steps K     PCT's estimated run length, over which pos and\n"
 "                        the portfolio spread interrupts (default: measured)\n"
 "      --max-steps N     a run longer than N steps is a livelock (default 100000)\n"
+"      --memory MODEL    sc (default: sequential consistency), tso (x86\n"
+"                        store buffers) or weak (the kernel's memory model)\n"
 "  -p, --protocol P      page-cache protocol: locked, v2 (default), merged\n"
 "  -K, --knob NAME       plant a known bug back (repeatable; see doc/variants.md)\n"
 "      --radix-shift N   RADIX_TREE_MAP_SHIFT of the model's trees: 1-3 (default 2)\n"
@@ -69,7 +71,7 @@ static void explore_usage(FILE *f)
 
 enum { OPT_SEED = 256, OPT_PCT_STEPS, OPT_MAX_STEPS, OPT_JSON, OPT_FIRST,
        OPT_TRACE_DIR, OPT_RADIX_SHIFT, OPT_SHARD, OPT_NO_TIMING, OPT_BOUND,
-       OPT_WORKER_RUNS };
+       OPT_WORKER_RUNS, OPT_MEMORY };
 
 static const struct option long_opts[] = {
 	{ "strategy", required_argument, NULL, 's' },
@@ -81,6 +83,7 @@ static const struct option long_opts[] = {
 	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
 	{ "preemption-bound", required_argument, NULL, OPT_BOUND },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "knob", required_argument, NULL, 'K' },
 	{ "radix-shift", required_argument, NULL, OPT_RADIX_SHIFT },
@@ -209,6 +212,11 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX)
 				return bad_number("--max-steps", optarg);
 			o->set |= SET_MAX_STEPS;
+			break;
+		case OPT_MEMORY:
+			if (cli_memory_parse(optarg, "explore", &o->memory))
+				return -1;
+			o->set |= SET_MEMORY;
 			break;
 		case 'k':
 			o->keep_going = 1;

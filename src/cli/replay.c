@@ -193,6 +193,11 @@ int replay_load(const char *path, struct pr_trace *t, struct target *tg,
 		pr_trace_free(t);
 		return -1;
 	}
+	/* Versions 1 and 2 ran under sc; 3 names its model. */
+	if (cli_memory_select(t->memory, "replay")) {
+		pr_trace_free(t);
+		return -1;
+	}
 	return 0;
 }
 

@@ -18,6 +18,8 @@
 #include "scenario/scenario.h"
 
 #include <getopt.h>
+
+#include "memory/memory.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,9 @@ static void stress_usage(FILE *f)
 "                          is a livelock or deadlock (default 2000)\n"
 "  -p, --protocol P        page-cache protocol: locked, v2, merged\n"
 "  -K, --knob NAME         knob (repeatable, 'none': no knobs)\n"
+"      --memory sc         the only model stress runs: the threads run on\n"
+"                          the host's own memory (tso and weak need\n"
+"                          explore's scheduler to make flushes decisions)\n"
 "  -h, --help              this text\n"
 "\n"
 "Short options mean what they mean to explore (-t a time budget, -n a\n"
@@ -54,7 +59,7 @@ static void stress_usage(FILE *f)
 "verdict was seen, 2 bad input.\n", pr_argv0);
 }
 
-enum { OPT_JITTER = 256, OPT_SEED, OPT_TIMEOUT };
+enum { OPT_JITTER = 256, OPT_SEED, OPT_TIMEOUT, OPT_MEMORY };
 
 static const struct option long_opts[] = {
 	{ "time", required_argument, NULL, 't' },
@@ -66,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "knob", required_argument, NULL, 'K' },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -182,6 +188,20 @@ int cmd_stress(int argc, char **argv)
 				return EXIT_BADINPUT;
 			}
 			variant.knobs |= k;
+			break;
+		}
+		case OPT_MEMORY: {
+			int m;
+
+			if (cli_memory_parse(optarg, "stress", &m))
+				return EXIT_BADINPUT;
+			if (m != PR_MEM_SC) {
+				fprintf(stderr, "%s stress: error: --memory %s: "
+					"stress runs real threads on the host's "
+					"memory; use explore --memory %s\n",
+					pr_argv0, optarg, optarg);
+				return EXIT_BADINPUT;
+			}
 			break;
 		}
 		case 'h':

@@ -14,25 +14,56 @@
  * address (kasan.h), then the access.  @x must be an lvalue; @v is
  * evaluated before the yield point, so a WRITE_ONCE(a, READ_ONCE(b)) is two
  * yield points in the order the kernel's code performs the two accesses.
+ *
+ * Under a memory model other than sc (memory/memory.h) the access goes
+ * through the model instead: one predictable branch on pr_mem_on, taken
+ * never under sc, so runs there are what they always were.  A load reads
+ * memory first and lets the model overwrite the value (its own CPU's
+ * buffered store, say): __auto_type keeps the value's unqualified type.
  */
 #ifndef PAGERACE_KERNEL_ACCESS_H
 #define PAGERACE_KERNEL_ACCESS_H
 
 #include "runtime/yield.h"
 #include "kernel/kasan.h"
+#include "memory/memory.h"
+
+/*
+ * The model's say: wait before the yield point (memory.h, pr_mem_prepare),
+ * then a load of *@p into @v, or a store of @v to *@p.
+ */
+#define __kmem_prepare(p, op) do {					\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare((p), sizeof(*(p)), (op));	\
+	} while (0)
+#define __kmem_load(p, v, order) do {					\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load((p), sizeof(*(p)), &(v), (order));	\
+	} while (0)
+#define __kmem_store(p, v, order, plain) do {				\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_store((p), sizeof(*(p)), &(v), (order));	\
+		else							\
+			plain;						\
+	} while (0)
 
 #define READ_ONCE(x) ({							\
 		__typeof__(&(x)) __ro_p = &(x);				\
+		__kmem_prepare(__ro_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ro_p, sizeof(*__ro_p));	\
 		kasan_check(__ro_p, sizeof(*__ro_p), 0);		\
-		__atomic_load_n(__ro_p, __ATOMIC_RELAXED); })
+		__auto_type __ro_v = __atomic_load_n(__ro_p, __ATOMIC_RELAXED); \
+		__kmem_load(__ro_p, __ro_v, PR_MO_RELAXED);		\
+		__ro_v; })
 
 #define WRITE_ONCE(x, v) do {						\
 		__typeof__(&(x)) __wo_p = &(x);				\
 		__typeof__(x) __wo_v = (v);				\
+		__kmem_prepare(__wo_p, PR_MP_STORE);			\
 		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __wo_p, sizeof(*__wo_p));	\
 		kasan_check(__wo_p, sizeof(*__wo_p), 1);		\
-		__atomic_store_n(__wo_p, __wo_v, __ATOMIC_RELAXED);	\
+		__kmem_store(__wo_p, __wo_v, PR_MO_RELAXED,		\
+			__atomic_store_n(__wo_p, __wo_v, __ATOMIC_RELAXED)); \
 	} while (0)
 
 /*
@@ -45,9 +76,11 @@
 #define STORE_RELEASE(x, v) do {					\
 		__typeof__(&(x)) __sr_p = &(x);				\
 		__typeof__(x) __sr_v = (v);				\
+		__kmem_prepare(__sr_p, PR_MP_STORE);			\
 		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __sr_p, sizeof(*__sr_p));	\
 		kasan_check(__sr_p, sizeof(*__sr_p), 1);		\
-		__atomic_store_n(__sr_p, __sr_v, __ATOMIC_RELEASE);	\
+		__kmem_store(__sr_p, __sr_v, PR_MO_RELEASE,		\
+			__atomic_store_n(__sr_p, __sr_v, __ATOMIC_RELEASE)); \
 	} while (0)
 
 /*
@@ -60,22 +93,30 @@
  */
 #define LOAD_DEP(x) ({							\
 		__typeof__(&(x)) __ldd_p = &(x);			\
+		__kmem_prepare(__ldd_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ldd_p, sizeof(*__ldd_p));	\
 		kasan_check(__ldd_p, sizeof(*__ldd_p), 0);		\
-		__atomic_load_n(__ldd_p, __ATOMIC_ACQUIRE); })
+		__auto_type __ldd_v = __atomic_load_n(__ldd_p, __ATOMIC_ACQUIRE); \
+		__kmem_load(__ldd_p, __ldd_v, PR_MO_ACQUIRE);		\
+		__ldd_v; })
 
 #define LOAD(x) ({							\
 		__typeof__(&(x)) __ld_p = &(x);				\
+		__kmem_prepare(__ld_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ld_p, sizeof(*__ld_p));	\
 		kasan_check(__ld_p, sizeof(*__ld_p), 0);		\
-		*__ld_p; })
+		__auto_type __ld_v = *__ld_p;				\
+		__kmem_load(__ld_p, __ld_v, PR_MO_RELAXED);		\
+		__ld_v; })
 
 #define STORE(x, v) do {						\
 		__typeof__(&(x)) __st_p = &(x);				\
 		__typeof__(x) __st_v = (v);				\
+		__kmem_prepare(__st_p, PR_MP_STORE);			\
 		PR_YIELD_POINT_SZ(PR_K_STORE, #x, __st_p, sizeof(*__st_p));	\
 		kasan_check(__st_p, sizeof(*__st_p), 1);		\
-		*__st_p = __st_v;					\
+		__kmem_store(__st_p, __st_v, PR_MO_RELAXED,		\
+			*__st_p = __st_v);				\
 	} while (0)
 
 #endif /* PAGERACE_KERNEL_ACCESS_H */

@@ -26,33 +26,58 @@ typedef struct {
 
 #define ATOMIC_INIT(i)	{ (i) }
 
-/* Yield point of @kind on atomic_t *@v, then the shadow check. */
-#define __katomic_pre(kind, v, tag, write) ({				\
+/*
+ * Under a memory model, first wait for what the access must not overtake
+ * (memory/memory.h, pr_mem_prepare: an RMW returning a value (@full)
+ * drains the buffer); then the yield point of @kind on atomic_t *@v, then
+ * the shadow check.
+ */
+#define __katomic_pre_rmw(kind, v, tag, write, full) ({			\
 		atomic_t *__ap = (atomic_t *)(v);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__ap, sizeof(*__ap),		\
+				(kind) == PR_K_LOAD ? PR_MP_LOAD :	\
+				(kind) == PR_K_STORE ? PR_MP_STORE :	\
+				(full) ? PR_MP_RMW_FULL : PR_MP_RMW);	\
 		PR_YIELD_POINT_SZ(kind, tag, __ap, sizeof(*__ap));			\
 		kasan_check(__ap, sizeof(*__ap), (write));		\
 		__ap; })
+#define __katomic_pre(kind, v, tag, write)				\
+	__katomic_pre_rmw(kind, v, tag, write, 1)
 
 #define atomic_read(v) ({						\
 		atomic_t *__v = __katomic_pre(PR_K_LOAD, (v), #v, 0);	\
-		__atomic_load_n(&__v->counter, __ATOMIC_RELAXED); })
+		int __r = __atomic_load_n(&__v->counter, __ATOMIC_RELAXED); \
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load(&__v->counter, sizeof(int), &__r,	\
+				    PR_MO_RELAXED);			\
+		__r; })
 
 #define atomic_set(v, i) do {						\
 		int __i = (i);						\
 		atomic_t *__v = __katomic_pre(PR_K_STORE, (v), #v, 1);	\
-		__atomic_store_n(&__v->counter, __i, __ATOMIC_RELAXED);	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_store(&__v->counter, sizeof(int), &__i,	\
+				     PR_MO_RELAXED);			\
+		else							\
+			__atomic_store_n(&__v->counter, __i, __ATOMIC_RELAXED); \
 	} while (0)
 
-/* Returns the new value of v->counter after adding @i. */
-#define __katomic_add_ret(v, i, tag) ({					\
+/*
+ * Returns the new value of v->counter after adding @i; @full: the kernel
+ * operation returns a value (a full barrier under every model).
+ */
+#define __katomic_add_full(v, i, tag, full) ({				\
 		int __i = (i);						\
-		atomic_t *__v = __katomic_pre(PR_K_RMW, (v), tag, 1);	\
+		atomic_t *__v = __katomic_pre_rmw(PR_K_RMW, (v), tag, 1, full); \
 		__atomic_add_fetch(&__v->counter, __i, __ATOMIC_SEQ_CST); })
+#define __katomic_add_ret(v, i, tag)	__katomic_add_full(v, i, tag, 1)
 
-#define atomic_add(i, v)	((void)__katomic_add_ret((v), (i), #v))
-#define atomic_sub(i, v)	((void)__katomic_add_ret((v), -(i), #v))
-#define atomic_inc(v)		((void)__katomic_add_ret((v), 1, #v))
-#define atomic_dec(v)		((void)__katomic_add_ret((v), -1, #v))
+/* No value, no ordering (LKMM); seq_cst on the host all the same. */
+#define atomic_add(i, v)	((void)__katomic_add_full((v), (i), #v, 0))
+#define atomic_sub(i, v)	((void)__katomic_add_full((v), -(i), #v, 0))
+#define atomic_inc(v)		((void)__katomic_add_full((v), 1, #v, 0))
+#define atomic_dec(v)		((void)__katomic_add_full((v), -1, #v, 0))
 
 #define atomic_add_return(i, v)	__katomic_add_ret((v), (i), #v)
 #define atomic_sub_return(i, v)	__katomic_add_ret((v), -(i), #v)
@@ -98,6 +123,8 @@ typedef struct {
 #define cmpxchg(ptr, old, new) ({					\
 		__typeof__(ptr) __cp = (ptr);				\
 		__typeof__(*__cp) __cold = (old), __cnew = (new);	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__cp, sizeof(*__cp), PR_MP_RMW_FULL); \
 		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __cp, sizeof(*__cp));	\
 		kasan_check(__cp, sizeof(*__cp), 1);			\
 		__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0,	\
@@ -107,6 +134,8 @@ typedef struct {
 #define xchg(ptr, new) ({						\
 		__typeof__(ptr) __xp = (ptr);				\
 		__typeof__(*__xp) __xnew = (new);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__xp, sizeof(*__xp), PR_MP_RMW_FULL); \
 		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __xp, sizeof(*__xp));	\
 		kasan_check(__xp, sizeof(*__xp), 1);			\
 		__atomic_exchange_n(__xp, __xnew, __ATOMIC_SEQ_CST); })

@@ -2,8 +2,9 @@
 /*
  * barrier.h - memory barriers, cpu_relax, and RCU pointer publication.
  *
- * Runs are sequentially consistent: every barrier is a real fence and
- * changes nothing observable today.  Each is still a yield point of its
+ * Under sc every barrier is a real fence and changes nothing observable;
+ * under tso and weak (memory/memory.h) it also tells the model what it
+ * orders.  Each is still a yield point of its
  * own (kind fence, tag "smp_mb"/"smp_wmb"/"smp_rmb"; acquire for
  * rcu_dereference, release for rcu_assign_pointer) so that the trace
  * records where the ordering points are and a weak-memory mode can give
@@ -31,25 +32,36 @@
 
 #include "runtime/yield.h"
 #include "kernel/kasan.h"
+#include "memory/memory.h"
+
+/* The model's side of a fence (memory/memory.h); nothing under sc. */
+#define __kmem_fence(f) do {						\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_fence(f);				\
+	} while (0)
 
 #define barrier()	__asm__ __volatile__("" ::: "memory")
 
 /* A full fence recorded under @tag (smp_mb__before_clear_bit & co.). */
 #define __kfence(tag) do {						\
 		PR_FENCE(tag);						\
+		__kmem_fence(PR_MF_MB);					\
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);		\
 	} while (0)
 
 #define smp_mb() do {							\
 		PR_FENCE("smp_mb");					\
+		__kmem_fence(PR_MF_MB);					\
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);		\
 	} while (0)
 #define smp_wmb() do {							\
 		PR_FENCE("smp_wmb");					\
+		__kmem_fence(PR_MF_WMB);				\
 		__atomic_thread_fence(__ATOMIC_RELEASE);		\
 	} while (0)
 #define smp_rmb() do {							\
 		PR_FENCE("smp_rmb");					\
+		__kmem_fence(PR_MF_RMB);				\
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);		\
 	} while (0)
 /* Alpha only; a no-op everywhere else and here. */
@@ -86,9 +98,15 @@
  */
 #define rcu_dereference(p) ({						\
 		__typeof__(&(p)) __rd_p = &(p);				\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__rd_p, sizeof(*__rd_p), PR_MP_LOAD); \
 		PR_ACQUIRE(__rd_p, #p);					\
 		kasan_check(__rd_p, sizeof(*__rd_p), 0);		\
-		__atomic_load_n(__rd_p, __ATOMIC_ACQUIRE); })
+		__auto_type __rd_v = __atomic_load_n(__rd_p, __ATOMIC_ACQUIRE); \
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load(__rd_p, sizeof(*__rd_p), &__rd_v,	\
+				    PR_MO_ACQUIRE);			\
+		__rd_v; })
 
 /**
  * rcu_assign_pointer - publish @v through the RCU-protected pointer @p
@@ -99,9 +117,15 @@
 #define rcu_assign_pointer(p, v) ({					\
 		__typeof__(&(p)) __ra_p = &(p);				\
 		__typeof__(p) __ra_v = (v);				\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__ra_p, sizeof(*__ra_p), PR_MP_STORE); \
 		PR_RELEASE(__ra_p, #p);					\
 		kasan_check(__ra_p, sizeof(*__ra_p), 1);		\
-		__atomic_store_n(__ra_p, __ra_v, __ATOMIC_RELEASE);	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_store(__ra_p, sizeof(*__ra_p), &__ra_v,	\
+				     PR_MO_RELEASE);			\
+		else							\
+			__atomic_store_n(__ra_p, __ra_v, __ATOMIC_RELEASE); \
 		__ra_v; })
 
 #endif /* PAGERACE_KERNEL_BARRIER_H */

@@ -24,6 +24,7 @@
 #include "kernel/compiler.h"
 #include "kernel/barrier.h"
 #include "kernel/kasan.h"
+#include "memory/memory.h"
 
 #define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
 #define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
@@ -32,9 +33,14 @@
 #define __bitop_word(nr, addr)						\
 	((unsigned long *)(addr) + BIT_WORD((unsigned long)(nr)))
 
+/* @order seq_cst: returns a value, a full barrier (memory/memory.h). */
 #define __bitop_atomic(nr, addr, op, order, tag) ({			\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw),		\
+				       (order) == __ATOMIC_SEQ_CST ?	\
+				       PR_MP_RMW_FULL : PR_MP_RMW);	\
 		PR_YIELD_POINT_SZ(PR_K_RMW, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
 		(op(__bw, BIT_MASK(__bn), order) & BIT_MASK(__bn)) != 0; })
@@ -57,10 +63,14 @@
 #define test_bit(nr, addr) ({						\
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_LOAD); \
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #nr, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
-		(int)((__atomic_load_n(__bw, __ATOMIC_RELAXED) &	\
-		       BIT_MASK(__bn)) != 0); })
+		unsigned long __bv = __atomic_load_n(__bw, __ATOMIC_RELAXED); \
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load(__bw, sizeof(*__bw), &__bv, PR_MO_RELAXED); \
+		(int)((__bv & BIT_MASK(__bn)) != 0); })
 
 /*
  * Non-atomic read-modify-write: plain load, yield point, plain store.
@@ -70,12 +80,22 @@
 		unsigned long __bn = (unsigned long)(nr);		\
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
 		unsigned long __bm = BIT_MASK(__bn), __bold;		\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_LOAD); \
 		PR_YIELD_POINT_SZ(PR_K_LOAD, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		__bold = *__bw;						\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_load(__bw, sizeof(*__bw), &__bold, PR_MO_RELAXED); \
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_STORE); \
 		PR_YIELD_POINT_SZ(PR_K_STORE, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
-		*__bw = newval(__bold, __bm);				\
+		unsigned long __bnew = newval(__bold, __bm);		\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_store(__bw, sizeof(*__bw), &__bnew, PR_MO_RELAXED); \
+		else							\
+			*__bw = __bnew;					\
 		(int)((__bold & __bm) != 0); })
 
 #define __bitop_or(w, m)	((w) | (m))

@@ -45,6 +45,7 @@
 #include "kernel/kasan.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
+#include "memory/memory.h"
 
 #include <string.h>
 
@@ -186,6 +187,9 @@ PR_NO_TSAN int rcu_read_lock_held(void)
 
 PR_NO_TSAN void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
+	/* Unpublishing stores first: the callback frees (memory/memory.h). */
+	if (pr_mem_on)
+		pr_mem_prepare(head, sizeof(*head), PR_MP_DRAIN);
 	PR_STORE(head, "call_rcu");
 	pr_tsan_release(head);
 	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
@@ -228,6 +232,12 @@ PR_NO_TSAN static void invoke(struct rcu_head *h)
 
 	pr_tsan_acquire(&rcu.gp);
 	pr_tsan_acquire(h);
+	/*
+	 * The grace period is over: every CPU has passed a full barrier since
+	 * it began (memory/memory.h), so every store a reader made is visible.
+	 */
+	if (pr_mem_on)
+		pr_mem_drain_all();
 	c->softirq++;
 	h->func(h);
 	c->softirq--;
@@ -277,6 +287,8 @@ PR_NO_TSAN void synchronize_rcu(void)
 	if (c->rcu_nesting)
 		pr_fail("deadlock", NULL,
 			"synchronize_rcu inside an RCU read-side section");
+	if (pr_mem_on)		/* synchronize_rcu is a full barrier itself */
+		pr_mem_prepare(&rcu, 0, PR_MP_DRAIN);
 	PR_FENCE("synchronize_rcu");
 	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
 	pr_effect(&rcu.sync_waiters, sizeof(rcu.sync_waiters), PR_EFF_WRITE);
@@ -318,6 +330,8 @@ PR_NO_TSAN void synchronize_rcu(void)
 	__atomic_fetch_sub(&rcu.sync_waiters, 1, __ATOMIC_RELAXED);
 	pr_harness_unlock();
 	pr_tsan_acquire(&rcu.gp);
+	if (pr_mem_on)		/* the grace period's barriers, as in invoke() */
+		pr_mem_drain_all();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -5,6 +5,7 @@
 #include "runtime/effects.h"
 #include "runtime/tsan.h"
 #include "kernel/slab.h"
+#include "memory/memory.h"
 #include "kernel/kasan.h"
 #include "runtime/context.h"
 
@@ -223,6 +224,12 @@ PR_NO_TSAN void kmem_cache_free(kmem_cache_t *c, void *obj)
 		pr_fail("invalid-free", obj,
 			"kmem_cache_free(%s): not an object of this cache",
 			c->name);
+	/*
+	 * The freeing CPU's own stores land before the free list's (they
+	 * share its store buffer on real hardware; ours are kept apart).
+	 */
+	if (pr_mem_on)
+		pr_mem_fence(PR_MF_MB);
 	pr_effect(c, sizeof(*c), PR_EFF_WRITE);
 	pr_effect(obj, c->size, PR_EFF_WRITE);		/* poison, shadow */
 	pr_harness_lock();

@@ -24,6 +24,7 @@
 #include "runtime/tsan.h"
 #include "kernel/spinlock.h"
 #include "kernel/kasan.h"
+#include "memory/memory.h"
 
 #include <string.h>
 
@@ -96,6 +97,8 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->owner, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 }
 
 PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
@@ -110,6 +113,8 @@ PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->owner, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 	return 1;
 }
 
@@ -117,6 +122,9 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 {
 	int self = pr_self();
 
+	/* Release: every older store first, before the yield point. */
+	if (pr_mem_on)
+		pr_mem_prepare(lock, sizeof(*lock), PR_MP_DRAIN);
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (!__atomic_load_n(&lock->slock, __ATOMIC_RELAXED))
@@ -173,6 +181,8 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 		pr_fail("deadlock", lock, "read lock nested 256 deep");
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 }
 
 PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
@@ -206,6 +216,8 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->writer, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 }
 
 PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
@@ -223,6 +235,8 @@ PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->writer, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
+	if (pr_mem_on)		/* memory/memory.h: a full barrier */
+		pr_mem_lock();
 	return 1;
 }
 
@@ -230,6 +244,9 @@ PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 {
 	int slot = kcpu_slot();
 
+	/* Release: every older store first, before the yield point. */
+	if (pr_mem_on)
+		pr_mem_prepare(lock, sizeof(*lock), PR_MP_DRAIN);
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (!lock->readers[slot] ||
@@ -247,6 +264,9 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 {
 	int self = pr_self();
 
+	/* Release: every older store first, before the yield point. */
+	if (pr_mem_on)
+		pr_mem_prepare(lock, sizeof(*lock), PR_MP_DRAIN);
 	pr_yield_at(s, lock, 1);
 	kasan_check(lock, sizeof(*lock), 1);
 	if (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) >= 0 ||

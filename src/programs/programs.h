@@ -21,6 +21,8 @@ extern const struct pr_program pr_prog_message_passing,
 extern const struct pr_program pr_prog_spin_livelock,
 	pr_prog_spin_livelock_fixed;
 extern const struct pr_program pr_prog_null_deref, pr_prog_null_deref_fixed;
+extern const struct pr_program pr_prog_store_buffering,
+	pr_prog_store_buffering_fixed;
 
 /* Page-cache workloads over the model (pagecache.c). */
 extern const struct pr_program pr_prog_pc_lookup_truncate,

@@ -17,6 +17,8 @@ const struct pr_program *const pr_programs[] = {
 	&pr_prog_spin_livelock_fixed,
 	&pr_prog_null_deref,
 	&pr_prog_null_deref_fixed,
+	&pr_prog_store_buffering,
+	&pr_prog_store_buffering_fixed,
 	&pr_prog_pc_lookup_truncate,
 	&pr_prog_pc_lookup_reuse,
 	&pr_prog_pc_walk_free,

@@ -5,12 +5,14 @@
  * then injections by id) so that an index means the same in every run.
  */
 #include "runtime/sched_state.h"
+#include "runtime/memhook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(PR_MAX_CTX + PR_MAX_INJECT <= PR_MAX_CHOICES,
+_Static_assert(PR_MAX_CTX + PR_MAX_INJECT + PR_MAX_CTX * PR_MEM_SLOTS
+	       <= PR_MAX_CHOICES,
 	       "a decision's choices fit its array");
 _Static_assert(PR_MAX_CTX <= 64 && PR_MAX_CTX <= PR_CHOICE_EVENT,
 	       "contexts fit the state masks and the choice codes");
@@ -29,6 +31,35 @@ PR_NO_TSAN int sched_inj_enabled(const struct pr_injection *e)
 
 	return e->remaining > 0 && !t->events_off && !t->in_event &&
 	       (t->state == CTX_RUNNABLE || t->state == CTX_SPINNING);
+}
+
+/*
+ * A memory model's flushes, after everything else (contexts by id, then
+ * slots by number): the buffers' state decides them, and every change to
+ * it marks the choices stale (pr_sched_mem_changed).
+ */
+PR_NO_TSAN static int add_flushes(struct pr_choices *cs, int n)
+{
+	uint64_t m = sched_rt.mem->busy();
+	int n0 = n;
+
+	while (m) {
+		int i = __builtin_ctzll(m);
+		unsigned slots = sched_rt.mem->flushable(i);
+
+		m &= m - 1;
+		for (int s = 0; s < PR_MEM_SLOTS; s++) {
+			if (!(slots & (1u << s)))
+				continue;
+			cs->c[n].ctx = (uint8_t)i;
+			cs->c[n].inject = -1;
+			cs->c[n].was_spinning = 0;
+			cs->c[n].mem = (int8_t)s;
+			n++;
+		}
+	}
+	cs->mem = n - n0;
+	return n;
 }
 
 /*
@@ -56,6 +87,7 @@ PR_NO_TSAN static void rebuild(struct pr_choices *cs)
 		cs->c[n].ctx = (uint8_t)i;
 		cs->c[n].inject = -1;
 		cs->c[n].was_spinning = (uint8_t)spin;
+		cs->c[n].mem = -1;
 		n++;
 	}
 	for (int i = 0; i < sched_rt.ninj; i++) {
@@ -64,8 +96,12 @@ PR_NO_TSAN static void rebuild(struct pr_choices *cs)
 		cs->c[n].ctx = (uint8_t)sched_rt.inj[i].ctx;
 		cs->c[n].inject = (int8_t)i;
 		cs->c[n].was_spinning = 0;
+		cs->c[n].mem = -1;
 		n++;
 	}
+	cs->mem = 0;
+	if (sched_rt.mem)
+		n = add_flushes(cs, n);
 	cs->n = n;
 	/* A spinner's enabledness moves with store_epoch: never cached. */
 	sched_rt.cs_stale = sched_rt.spinning != 0;
@@ -100,6 +136,19 @@ PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
 	const struct pr_ctx *c;
 
 	memset(p, 0, sizeof(*p));
+	if (code >= PR_CHOICE_MEM) {
+		unsigned size = 0;
+
+		code -= PR_CHOICE_MEM;
+		if (!sched_rt.mem || code / PR_MEM_SLOTS >= sched_rt.nctx)
+			return -1;
+		p->ctx = code / PR_MEM_SLOTS;
+		p->runnable = sched_rt.mem->pending(p->ctx, code % PR_MEM_SLOTS,
+						    &p->obj, &size) == 0;
+		p->size = size;
+		p->flush = 1;
+		return 0;
+	}
 	if (code >= PR_CHOICE_EVENT) {
 		code -= PR_CHOICE_EVENT;
 		if (code >= sched_rt.ninj)
@@ -123,4 +172,22 @@ PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
 		p->obj = c->irq_obj;
 	}
 	return 0;
+}
+
+/* ---- memory models ------------------------------------------------------ */
+
+PR_NO_TSAN void pr_set_mem_hooks(const struct pr_mem_hooks *h)
+{
+	sched_rt.mem = h;
+	sched_rt.cs_stale = 1;
+}
+
+PR_NO_TSAN const struct pr_mem_hooks *pr_get_mem_hooks(void)
+{
+	return sched_rt.mem;
+}
+
+PR_NO_TSAN void pr_sched_mem_changed(void)
+{
+	sched_rt.cs_stale = 1;
 }

@@ -5,6 +5,7 @@
  * strategy; plus the setup of free-running stress iterations.
  */
 #include "runtime/sched_state.h"
+#include "runtime/memhook.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -190,6 +191,10 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	sched_rt.in_run = 1;
 
 	/* No mask saved: a crash unblocks its own signal (crash.c). */
+	if (sched_rt.mem) {
+		sched_rt.mem->reset();
+		pr_rng_seed(&sched_rt.mem_rng, seed, run, 0x6d656d);
+	}
 	if (sigsetjmp(sched_rt.env, 0) == 0) {
 		strat->ops->begin_run(strat, seed, run);
 		prog->setup(prog->arg);

@@ -22,6 +22,7 @@
  */
 #include "runtime/sched_state.h"
 #include "runtime/effects.h"
+#include "runtime/memhook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,51 @@ PR_TSAN_INVISIBLE static void switch_to(int t)
 		run_event(&sched_rt.ctx[self]);
 }
 
+/*
+ * Ask the strategy.  Under a memory model, a strategy blind to flushes
+ * (sees_memory 0: random, pct, pos, surw, portfolio) never sees them: the
+ * scheduler flushes first, each time with probability 1/2 and always when
+ * nothing else can run, from its own generator (seeded by seed and run,
+ * so a run stays a function of them), then shows the strategy the first
+ * n - mem choices -- the same array it gets under sc.
+ */
+PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
+{
+	struct pr_strategy *st = sched_rt.strat;
+	int k = cs->n - cs->mem, mem = cs->mem, idx;
+
+	if (!mem || st->ops->sees_memory)
+		return st->ops->pick(st, cs, budget);
+	if (k == 0 || pr_rng_below(&sched_rt.mem_rng, 2) == 0)
+		return k + (int)pr_rng_below(&sched_rt.mem_rng, (uint64_t)mem);
+	cs->n = k;
+	cs->mem = 0;
+	idx = st->ops->pick(st, cs, budget);
+	cs->n = k + mem;
+	cs->mem = mem;
+	return idx;
+}
+
+/*
+ * A flush chosen: one step of its own, in a segment of its own (choice
+ * code PR_CHOICE_MEM + ...), taken on no context's stack -- the running
+ * context stays where it is and, chosen next, goes on without counting a
+ * preemption.  Preemption bounds count context switches only: flushes are
+ * free, so a bound K covers every reordering of the runs with at most K
+ * switches.
+ */
+PR_NO_TSAN static void flush(const struct pr_choice *ch, int code)
+{
+	if (code != sched_rt.seg_code) {
+		sched_close_segment(1);
+		sched_rt.seg_code = code;
+	}
+	sched_rt.mem->flush(ch->ctx, ch->mem);
+	sched_rt.steps++;
+	sched_rt.seg_steps++;
+	sched_choices_stale();
+}
+
 PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 {
 	struct pr_choices *cs = &sched_rt.cs;
@@ -167,12 +213,13 @@ PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 		sched_fail_now();
 	}
 	sched_build_choices(cs, reason);
+again:
 	if (cs->n == 0) {
 		pr_tsan_hide_end(hide);
 		sched_nothing_enabled();
 		return;
 	}
-	idx = sched_rt.strat->ops->pick(sched_rt.strat, cs, &budget);
+	idx = pick(cs, &budget);
 	if (idx == PR_PICK_ABANDON) {
 		/* Nothing new can follow (a systematic strategy's pruning). */
 		sched_rt.res->abandoned = 1;
@@ -187,6 +234,11 @@ PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 	}
 	ch = &cs->c[idx];
 	code = pr_choice_code(ch);
+	if (ch->mem >= 0) {
+		flush(ch, code);
+		sched_build_choices(cs, reason);
+		goto again;
+	}
 	preempted = cs->current >= 0 && idx != cs->current;
 	if (preempted)
 		sched_rt.preemptions++;

@@ -13,6 +13,7 @@
 #include "runtime/fiber.h"
 #include "runtime/run.h"
 #include "runtime/tsan.h"
+#include "runtime/rng.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,6 +91,10 @@ struct sched_rt {
 	uint64_t blocked;	/* CTX_BLOCKED, for pr_wake */
 	int cs_stale;		/* rebuild sched_rt.cs at the next decision */
 	int8_t cs_pos[PR_MAX_CTX];	/* a context's index in cs.c, -1: none */
+
+	/* A memory model other than sc (memhook.h), or NULL. */
+	const struct pr_mem_hooks *mem;
+	struct pr_rng mem_rng;	/* flushes for strategies blind to them */
 };
 
 extern struct sched_rt sched_rt;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/page.h"
+#include "memory/memory.h"
 
 /* ---- header ------------------------------------------------------------ */
 
@@ -38,6 +39,25 @@ void scn_parse_protocol(struct parser *p)
 		scn_fail(p, "unknown protocol '%s' (did you mean '%s'?)",
 			 p->tok.text, near);
 	scn_fail(p, "expected a protocol: locked, v2 or merged");
+}
+
+/* "memory sc|tso|weak": the memory model runs use (memory/memory.h). */
+void scn_parse_memory(struct parser *p)
+{
+	static const char *const models[] = { "sc", "tso", "weak" };
+	const char *near;
+	int m;
+
+	if (p->tok.kind == SCN_TK_IDENT && (m = pr_mem_parse(p->tok.text)) >= 0) {
+		p->s->memory = m;
+		scn_advance(p);
+		return;
+	}
+	if (p->tok.kind == SCN_TK_IDENT &&
+	    (near = scn_nearest(p->tok.text, models, 3)))
+		scn_fail(p, "unknown memory model '%s' (did you mean '%s'?)",
+			 p->tok.text, near);
+	scn_fail(p, "expected a memory model: sc, tso or weak");
 }
 
 void scn_parse_knobs(struct parser *p)

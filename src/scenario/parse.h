@@ -42,6 +42,7 @@ void scn_once(struct parser *p, int *seen_line, const char *key,
 
 /* header.c: header lines and the init block. */
 void scn_parse_protocol(struct parser *p);
+void scn_parse_memory(struct parser *p);
 void scn_parse_knobs(struct parser *p);
 void scn_parse_expect(struct parser *p);
 void scn_parse_explore(struct parser *p);

@@ -325,7 +325,7 @@ static void parse_outcome(struct parser *p, enum scn_class cls)
 static const char *const keywords[] = {
 	"scenario", "summary", "protocol", "knobs", "knob", "radix-shift",
 	"cpus", "pages", "clean", "expect", "explore", "init", "cpu", "irq",
-	"acceptable", "interesting", "forbidden",
+	"acceptable", "interesting", "forbidden", "memory",
 };
 #define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
 
@@ -396,6 +396,9 @@ static void parse_file(struct parser *p)
 		} else if (!strcmp(t.text, "knobs") || !strcmp(t.text, "knob")) {
 			scn_parse_knobs(p);
 			s->has_knobs = 1;
+		} else if (!strcmp(t.text, "memory")) {
+			scn_parse_memory(p);
+			s->has_memory = 1;
 		} else if (!strcmp(t.text, "radix-shift")) {
 			s->variant.radix_map_shift = (unsigned)scn_number(p, 1, 3, "a radix shift");
 			s->has_shift = 1;

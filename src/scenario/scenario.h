@@ -212,6 +212,7 @@ struct scenario {
 	char summary[160];
 	struct pr_variant variant;
 	int has_protocol, has_knobs, has_shift;
+	int memory, has_memory;		/* "memory weak": memory/memory.h */
 	int nr_cpus;
 	unsigned long nr_pages;
 	int clean;			/* run model_finish (default 1) */

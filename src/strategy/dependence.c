@@ -29,6 +29,21 @@
  *     delivered before it or after it finds the same state.
  *  5. overflow: a step whose effects overflowed the record depends on
  *     everything.
+ *  6. memory models (tso, weak): a flush -- writing a buffered store of
+ *     CPU c to memory -- is a write of the store's bytes (rule 1: it
+ *     depends on every access and flush of those bytes, including the
+ *     store step that buffered it, which is how a store comes to happen
+ *     before its flush), wakes spin-waiters (rule 2), depends on every
+ *     other flush of c's buffer (flushing one store can make another
+ *     eligible: coherence, smp_wmb, release), and depends on deliveries
+ *     to c (rule 4, as any step of c).  A step of c that drains its
+ *     buffer (smp_mb, a full atomic, a lock, a load overlapping a store
+ *     in part) reports the drained stores as write effects, so it depends
+ *     on the flushes it disables by rule 1.  A store step or a load that
+ *     does not drain commutes with the flushes of other locations: the
+ *     buffer keeps each store in its slot (memory/buffer.c), and a load
+ *     reads its own CPU's newest store to a location whether or not an
+ *     older one has reached memory.
  * Steps of the same process are ordered by the process itself and never
  * asked about.  tests/strategy_dpor.c checks each rule.
  */
@@ -45,6 +60,13 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 	e->proc = (uint8_t)pr_event_proc(code);
 	pr_sched_pending(code, &p);
 	e->ctx = (uint8_t)p.ctx;
+	if (p.flush) {
+		e->kind = PR_K_STORE;
+		e->obj = p.obj;
+		e->size = p.size;
+		e->flags |= PR_EV_WROTE | PR_EV_FLUSH;
+		return;
+	}
 	if (code >= PR_CHOICE_EVENT) {
 		e->kind = PR_EV_FIRE;
 		return;
@@ -154,6 +176,8 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 
 	if ((a->flags | b->flags) & PR_EV_ALL)
 		return 1;
+	if ((a->flags & b->flags & PR_EV_FLUSH) && a->ctx == b->ctx)
+		return 1;	/* rule 6: one buffer */
 	if (enables_or_redirects(a, b) || enables_or_redirects(b, a))
 		return 1;
 	ha = access_of(a, &aa);

@@ -29,6 +29,7 @@ enum {
 	PR_EV_ALL = 1,		/* touched more than it could record: depends
 				 * on every other step */
 	PR_EV_WROTE = 2,	/* wrote shared state (wakes spin-waiters) */
+	PR_EV_FLUSH = 4,	/* a store-buffer flush (rule 6) */
 };
 
 struct pr_event {
@@ -43,12 +44,24 @@ struct pr_event {
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };
 
+/*
+ * A store-buffer flush (memory models, PR_CHOICE_MEM codes) is a process
+ * of its own: slot s of context c's buffer is process
+ * PR_MAX_PROCS - 1 - (c * PR_MEM_SLOTS + s), counted down from the top
+ * of the injections' range (runs under a memory model have few CPUs and
+ * few injections; tree.c refuses a run where the two meet).  Its steps
+ * are the stores that pass through that slot, in program order.  May be
+ * negative for a code no process can take.
+ */
 static inline int pr_event_proc(int code)
 {
+	if (code >= PR_CHOICE_MEM)
+		return PR_MAX_PROCS - 1 - (code - PR_CHOICE_MEM);
 	return code >= PR_CHOICE_EVENT ? PR_MAX_CTX + code - PR_CHOICE_EVENT
 				       : code;
 }
 
+/* Contexts and injections only: a flush's process has no unique code. */
 static inline int pr_proc_code(int proc)
 {
 	return proc >= PR_MAX_CTX ? PR_CHOICE_EVENT + proc - PR_MAX_CTX : proc;
@@ -69,7 +82,8 @@ int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
  * The common case inline: two plain accesses with no effects (no spin or
  * sleep resumption, no interrupt delivery, nothing overflowed).
  */
-#define PR_EV_PLAIN(e)	((e)->neff == 0 && !((e)->flags & PR_EV_ALL) &&	\
+#define PR_EV_PLAIN(e)	((e)->neff == 0 &&				\
+			 !((e)->flags & (PR_EV_ALL | PR_EV_FLUSH)) &&	\
 			 (e)->kind != PR_K_SPIN && (e)->kind != PR_K_BLOCK &&	\
 			 (e)->kind != PR_EV_FIRE)
 static inline int pr_dependent(const struct pr_event *a,

@@ -89,6 +89,7 @@ static const struct pr_strategy_ops dfs_ops = {
 	.pick = dfs_pick,
 	.end_run = dfs_end,
 	.destroy = dfs_destroy,
+	.sees_memory = 1,
 	.exhausted = dfs_exhausted,
 	.coverage = dfs_coverage,
 };

@@ -333,6 +333,7 @@ static const struct pr_strategy_ops dpor_ops = {
 	.pick = dpor_pick,
 	.end_run = dpor_end,
 	.destroy = dpor_destroy,
+	.sees_memory = 1,
 	.exhausted = dpor_exhausted,
 	.coverage = dpor_coverage,
 };

@@ -98,6 +98,7 @@ static const struct pr_strategy_ops guided_ops = {
 	.pick = guided_pick,
 	.end_run = guided_end,
 	.destroy = guided_destroy,
+	.sees_memory = 1,
 };
 
 PR_NO_TSAN struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n)

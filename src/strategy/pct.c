@@ -143,12 +143,12 @@ PR_NO_TSAN static int pct_pick(struct pr_strategy *s, const struct pr_choices *c
 		pct_widen(p);
 	if (cs->prev_ctx >= 0 && cs->reason == PR_R_SPIN)
 		p->prio[slot_of(&(struct pr_choice){ .ctx = (uint8_t)cs->prev_ctx,
-						     .inject = -1 })] = p->lowest--;
+						     .inject = -1, .mem = -1 })] = p->lowest--;
 	while (p->next_change < p->nchange &&
 	       cs->step >= p->change[p->next_change]) {
 		if (cs->prev_ctx >= 0)
 			p->prio[slot_of(&(struct pr_choice){
-				.ctx = (uint8_t)cs->prev_ctx, .inject = -1 })] =
+				.ctx = (uint8_t)cs->prev_ctx, .inject = -1, .mem = -1 })] =
 				p->depth - 1 - p->next_change;
 		p->next_change++;
 	}

@@ -136,6 +136,7 @@ static const struct pr_strategy_ops replay_ops = {
 	.pick = replay_pick,
 	.end_run = replay_end,
 	.destroy = replay_destroy,
+	.sees_memory = 1,
 };
 
 PR_NO_TSAN struct pr_strategy *pr_replay_create(const struct pr_schedule *sched)

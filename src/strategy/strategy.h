@@ -19,17 +19,32 @@
 #include <stdint.h>
 #include "runtime/yield.h"
 
-/* A choice: run context @ctx, or first deliver injection @inject to it. */
+/*
+ * A choice: run context @ctx, or first deliver injection @inject to it,
+ * or (a memory model other than sc, src/memory/) write the store in slot
+ * @mem of @ctx's store buffer to memory.
+ */
 struct pr_choice {
 	uint8_t ctx;
 	int8_t inject;		/* -1 for "run the context" */
 	uint8_t was_spinning;	/* re-enabled by a store after spinning */
+	int8_t mem;		/* store-buffer slot to flush, -1: none */
 };
 
-/* Encoded choice as stored in schedules: ctx, or PR_CHOICE_EVENT + id. */
+/*
+ * Encoded choice as stored in schedules: ctx, or PR_CHOICE_EVENT + id,
+ * or PR_CHOICE_MEM + ctx * PR_MEM_SLOTS + slot for a flush (trace
+ * format 3).  A buffer has PR_MEM_SLOTS slots; a store keeps its slot
+ * (its per-CPU sequence number modulo PR_MEM_SLOTS) until it is flushed,
+ * so a code names the same store whatever was flushed before it.
+ */
 #define PR_CHOICE_EVENT	64
+#define PR_CHOICE_MEM	192
+#define PR_MEM_SLOTS	4
 PR_NO_TSAN static inline int pr_choice_code(const struct pr_choice *c)
 {
+	if (c->mem >= 0)
+		return PR_CHOICE_MEM + c->ctx * PR_MEM_SLOTS + c->mem;
 	return c->inject < 0 ? c->ctx : PR_CHOICE_EVENT + c->inject;
 }
 
@@ -44,10 +59,17 @@ enum pr_reason {
 	PR_R_IRET,	/* an injected event's handler returned */
 };
 
-#define PR_MAX_CHOICES	64
+/* Contexts and injections (64), then at most 40 * 4 buffered stores. */
+#define PR_MAX_CHOICES	224
 
 struct pr_choices {
 	int n;
+	/*
+	 * The last @mem of the @n choices are store-buffer flushes (always
+	 * at the end, so a strategy that ignores memory sees the same
+	 * indexes as under sc in its first n - mem); 0 under sc.
+	 */
+	int mem;
 	struct pr_choice c[PR_MAX_CHOICES];
 	int current;		/* index of "continue the running context", or -1 */
 	int prev_ctx;		/* context that ran last, or -1 */
@@ -85,6 +107,13 @@ struct pr_strategy_ops {
 	 */
 	int (*exhausted)(struct pr_strategy *s);
 	void (*coverage)(struct pr_strategy *s, struct pr_coverage *c);
+	/*
+	 * Nonzero: pick chooses among flushes too (replay, guided, dfs,
+	 * dpor).  Zero: the scheduler decides flushes itself, from its own
+	 * generator seeded by (seed, run), and shows pick only the first
+	 * n - mem choices (sched.c).
+	 */
+	int sees_memory;
 };
 
 /*
@@ -116,6 +145,8 @@ struct pr_coverage {
  * stopped and the object its access touches -- the access it makes
  * first when it runs again (a context interrupted there makes it after
  * the handler returns); @site is NULL for a context not started yet;
+ * for a flush (PR_CHOICE_MEM codes), @flush is set, @ctx is the CPU
+ * whose buffer it empties and @obj, @size what it writes;
  * for an injection, @ctx is the context it interrupts and @site is NULL.  @runnable: the context is not blocked,
  * spinning or done.  Returns -1 for a code that names nothing.
  */
@@ -124,6 +155,8 @@ struct pr_pending {
 	const void *obj;
 	int ctx;
 	int runnable;
+	int flush;		/* a store-buffer flush: writes @size at @obj */
+	unsigned size;
 };
 int pr_sched_pending(int code, struct pr_pending *p);
 

@@ -97,15 +97,18 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	int ctx = p < PR_MAX_CTX ? p : t->target[p];
 
 	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
-		if ((nd->enabled & (PR_PROC_BIT(q))) && t->target[q] == ctx)
+		if ((nd->enabled & ~t->memprocs & (PR_PROC_BIT(q))) &&
+		    t->target[q] == ctx)
 			s |= PR_PROC_BIT(q);
 	return s;
 }
 
 /* Did the decision at @nd preempt the context that could have gone on? */
-PR_NO_TSAN static int preempts(const struct pr_tnode *nd)
+PR_NO_TSAN static int preempts(const struct pr_tree *t,
+			       const struct pr_tnode *nd)
 {
-	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
+	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur &&
+	       !(t->memprocs & PR_PROC_BIT(nd->chosen));
 }
 
 PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
@@ -118,7 +121,22 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	int cur = PR_NO_PROC, p;
 
 	for (int i = 0; i < cs->n; i++) {
-		p = pr_event_proc(pr_choice_code(&cs->c[i]));
+		int code = pr_choice_code(&cs->c[i]);
+
+		p = pr_event_proc(code);
+		if (code >= PR_CHOICE_MEM) {
+			if (p < PR_MAX_CTX + pr_nr_inject()) {
+				snprintf(t->error, t->errlen,
+					 "step %zu: too many CPUs with store "
+					 "buffers for a systematic search "
+					 "(%d injections leave room for %d "
+					 "buffer slots)", d, pr_nr_inject(),
+					 PR_MAX_INJECT - pr_nr_inject());
+				return -1;
+			}
+			t->memprocs |= PR_PROC_BIT(p);
+		}
+		t->code_of[p] = code;
 		en |= PR_PROC_BIT(p);
 		idx_of[p] = i;
 		t->target[p] = cs->c[i].ctx;
@@ -159,7 +177,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		if (d > 0) {
 			const struct pr_tnode *up = &t->node[d - 1];
 
-			nd->preemptions = up->preemptions + (uint32_t)preempts(up);
+			nd->preemptions = up->preemptions + (uint32_t)preempts(t, up);
 			nd->ntop = (uint8_t)(up->ntop + up->top);
 		}
 		nd->top = t->shards && nd->ntop < t->split &&
@@ -182,7 +200,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			return PR_PICK_ABANDON;
 		}
 	}
-	pr_event_begin(&nd->ev, pr_proc_code(nd->chosen));
+	pr_event_begin(&nd->ev, t->code_of[nd->chosen]);
 	/*
 	 * A bounded search explores deliveries before a context's first step
 	 * and wherever a switch is free too: later, the same delivery may
@@ -203,9 +221,10 @@ PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
 	if (t->bound < 0 || nd->cur == PR_NO_PROC ||
 	    nd->preemptions < (uint32_t)t->bound)
 		return nd->enabled;
-	if (nd->enabled != PR_PROC_BIT(nd->cur))
+	/* Flushes are free: a bound counts context switches only. */
+	if ((nd->enabled & ~t->memprocs) != PR_PROC_BIT(nd->cur))
 		t->bound_cut = 1;
-	return PR_PROC_BIT(nd->cur);
+	return PR_PROC_BIT(nd->cur) | (nd->enabled & t->memprocs);
 }
 
 /*

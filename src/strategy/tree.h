@@ -80,6 +80,9 @@ struct pr_tree {
 	size_t nsleepers, capsleepers;
 
 	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
+	int code_of[PR_MAX_PROCS];	/* a process's choice code */
+	pr_procset memprocs;	/* processes that are store-buffer flushes:
+				 * free, never a preemption (sched.c) */
 	int abandoned;		/* this execution */
 	int exhausted;
 	int bound_cut;

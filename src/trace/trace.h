@@ -22,11 +22,21 @@
 #include "strategy/strategy.h"
 
 /*
- * Written: 2 (flavour and check lines).  Read: 1 and 2; a version 1 trace
- * has no flavour (PR_TRACE_FLAVOUR_UNKNOWN) and no check.
+ * Written: 3 when the run used a memory model other than sc (a memory
+ * line, flush segments "m<N>"), else 2 (flavour and check lines), so an
+ * sc trace is byte for byte what it always was.  Read: 1 to 3; a version
+ * 1 trace has no flavour (PR_TRACE_FLAVOUR_UNKNOWN) and no check, and
+ * versions 1 and 2 ran under sc.
  */
-#define PR_TRACE_FORMAT		2
+#define PR_TRACE_FORMAT		3
 #define PR_TRACE_FORMAT_MIN	1
+#define PR_TRACE_FORMAT_SC	2	/* what an sc trace is written as */
+
+/* The memory models a trace names (memory/memory.h's numbering). */
+enum { PR_TRACE_MEM_SC = 0, PR_TRACE_MEM_TSO, PR_TRACE_MEM_WEAK,
+       PR_TRACE_MEM_NR };
+/* "sc", "tso", "weak"; NULL out of range. */
+const char *pr_trace_memory_name(int memory);
 
 /* Which binary made the trace (pagerace or pagerace-tsan). */
 enum pr_trace_flavour {
@@ -56,6 +66,9 @@ uint64_t pr_trace_hash(uint64_t h, const char *buf, size_t len);
 
 /* Largest choice code: an injection id is an int8_t, so at most 127. */
 #define PR_TRACE_MAX_CODE	(PR_CHOICE_EVENT + 127)
+/* Flushes (format 3): PR_CHOICE_MEM + ctx * PR_MEM_SLOTS + slot. */
+#define PR_TRACE_MAX_MEM	(PR_MAX_CTX * PR_MEM_SLOTS - 1)
+_Static_assert(PR_TRACE_MAX_CODE < PR_CHOICE_MEM, "flush codes come last");
 
 /* An extensible run setting, e.g. "max-steps" = "100000". */
 struct pr_trace_option {
@@ -71,6 +84,7 @@ struct pr_trace_option {
 struct pr_trace {
 	int format;			/* read: 1 or 2; written: PR_TRACE_FORMAT */
 	int flavour;			/* enum pr_trace_flavour; init: this build's */
+	int memory;			/* PR_TRACE_MEM_*; versions 1, 2: sc */
 	char *pagerace_version;		/* writer's; NULL: PACKAGE_VERSION */
 	char *program;			/* built-in program name or scenario path */
 	char *program_text;		/* embedded scenario text, or NULL */

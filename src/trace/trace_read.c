@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * trace_read.c - reading traces (doc/trace-format.md), and the trace's
- * lifetime and options.
+ * trace_read.c - reading traces (doc/trace-format.md): the sections, in
+ * file order, on top of trace_lex.c's line primitives.
  *
  * The parser is strict and total: it works on a length-delimited buffer
  * (no NUL needed), bounds every line, number and count, grows its arrays
@@ -10,452 +10,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace/trace.h"
-#include "runtime/tsan.h"
-
-/* ---- the trace itself -------------------------------------------------- */
-
-void pr_trace_init(struct pr_trace *t)
-{
-	memset(t, 0, sizeof(*t));
-	t->format = PR_TRACE_FORMAT;
-	t->flavour = pr_trace_build_flavour();
-	t->result.verdict.ctx = -1;
-}
-
-int pr_trace_build_flavour(void)
-{
-	return PR_TSAN_ENABLED ? PR_TRACE_TSAN : PR_TRACE_PLAIN;
-}
-
-const char *pr_trace_flavour_name(int flavour)
-{
-	return flavour == PR_TRACE_PLAIN ? "plain" :
-	       flavour == PR_TRACE_TSAN ? "tsan" : "unknown";
-}
-
-uint64_t pr_trace_hash(uint64_t h, const char *buf, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)buf[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-void pr_trace_free(struct pr_trace *t)
-{
-	free(t->pagerace_version);
-	free(t->program);
-	free(t->program_text);
-	free(t->strategy);
-	for (size_t i = 0; i < t->nopts; i++) {
-		free(t->opts[i].key);
-		free(t->opts[i].value);
-	}
-	free(t->opts);
-	free(t->sched.seg);
-	for (size_t i = 0; i < t->nsites; i++)
-		free(t->sites[i]);
-	free(t->sites);
-	pr_trace_init(t);
-}
-
-const char *pr_trace_option(const struct pr_trace *t, const char *key)
-{
-	for (size_t i = 0; i < t->nopts; i++)
-		if (!strcmp(t->opts[i].key, key))
-			return t->opts[i].value;
-	return NULL;
-}
-
-static int key_ok(const char *k, size_t n)
-{
-	if (!n || n > 128)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!((k[i] >= 'a' && k[i] <= 'z') ||
-		      (k[i] >= 'A' && k[i] <= 'Z') ||
-		      (k[i] >= '0' && k[i] <= '9') ||
-		      k[i] == '.' || k[i] == '_' || k[i] == '-'))
-			return 0;
-	return 1;
-}
-
-int pr_trace_set_option(struct pr_trace *t, const char *key,
-			const char *value)
-{
-	struct pr_trace_option *o;
-	size_t i;
-	char *v;
-
-	if (!key || !value || !key_ok(key, strlen(key))) {
-		errno = EINVAL;
-		return -1;
-	}
-	for (i = 0; i < t->nopts; i++) {
-		int c = strcmp(t->opts[i].key, key);
-
-		if (!c) {
-			if (!(v = strdup(value)))
-				return -1;
-			free(t->opts[i].value);
-			t->opts[i].value = v;
-			return 0;
-		}
-		if (c > 0)
-			break;
-	}
-	if (t->nopts >= PR_TRACE_MAX_OPTIONS) {
-		errno = EINVAL;
-		return -1;
-	}
-	o = realloc(t->opts, (t->nopts + 1) * sizeof(*o));
-	if (!o)
-		return -1;
-	t->opts = o;
-	memmove(o + i + 1, o + i, (t->nopts - i) * sizeof(*o));
-	o[i].key = strdup(key);
-	o[i].value = strdup(value);
-	t->nopts++;
-	if (!o[i].key || !o[i].value) {
-		free(o[i].key);
-		free(o[i].value);
-		memmove(o + i, o + i + 1, (t->nopts - i - 1) * sizeof(*o));
-		t->nopts--;
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- the parser -------------------------------------------------------- */
-
-struct parser {
-	const char *name;
-	const char *buf;
-	size_t len, pos;
-	unsigned long lineno;	/* of the current line */
-	const char *line;	/* current line, without '\n' */
-	size_t linelen;
-	int pushed;		/* current line was pushed back */
-	size_t ver_beg, ver_end;	/* the pagerace-version line, '\n' included */
-	char *err;
-	size_t errlen;
-	struct pr_trace *t;
-};
-
-static int fail(struct parser *p, unsigned long line, size_t col,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int fail(struct parser *p, unsigned long line, size_t col,
-		const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (p->err && p->errlen)
-		snprintf(p->err, p->errlen, "%s:%lu:%zu: error: %s", p->name,
-			 line, col, msg);
-	return -1;
-}
-
-/* Column (1-based) of @s within the current line. */
-static size_t col(const struct parser *p, const char *s)
-{
-	return (size_t)(s - p->line) + 1;
-}
-
-#define FAIL_AT(p, s, ...)	fail((p), (p)->lineno, col((p), (s)), __VA_ARGS__)
-
-/*
- * Advance to the next line: 1, 0 at end of input, -1 on error.  Unless
- * @raw (program text), only printable ASCII is allowed.
- */
-static int next_line(struct parser *p, int raw)
-{
-	size_t rest, max;
-	const char *nl, *nul;
-
-	if (p->pushed) {
-		p->pushed = 0;
-		return 1;
-	}
-	if (p->pos >= p->len)
-		return 0;
-	rest = p->len - p->pos;
-	max = rest < PR_TRACE_MAX_LINE + 1 ? rest : PR_TRACE_MAX_LINE + 1;
-	p->line = p->buf + p->pos;
-	p->lineno++;
-	nl = memchr(p->line, '\n', max);
-	p->linelen = nl ? (size_t)(nl - p->line) : max;
-	nul = memchr(p->line, '\0', p->linelen);
-	if (nul)
-		return FAIL_AT(p, nul, "NUL byte in trace");
-	if (!nl) {
-		if (max > PR_TRACE_MAX_LINE)
-			return fail(p, p->lineno, PR_TRACE_MAX_LINE + 1,
-				    "line longer than %d bytes",
-				    PR_TRACE_MAX_LINE);
-		return fail(p, p->lineno, p->linelen + 1, "line not "
-			    "terminated by a newline (truncated trace?)");
-	}
-	p->pos += p->linelen + 1;
-	if (raw)
-		return 1;
-	for (size_t i = 0; i < p->linelen; i++) {
-		unsigned char c = (unsigned char)p->line[i];
-
-		if (c == '\r')
-			return fail(p, p->lineno, i + 1, "carriage return "
-				    "(CRLF line endings?)");
-		if (c < 0x20 || c >= 0x7f)
-			return fail(p, p->lineno, i + 1, "unescaped byte "
-				    "0x%02x (write it as \\x%02x)", c, c);
-	}
-	return 1;
-}
-
-static const char *const known_keys[] = {
-	"pagerace-trace", "pagerace-version", "program", "strategy", "param",
-	"seed", "run", "option", "result", "verdict-kind", "verdict-step",
-	"verdict-ctx", "verdict-event", "verdict-obj", "verdict-site",
-	"verdict-where", "verdict-msg", "steps", "preemptions", "sites",
-	"site", "schedule", "program-text", "end", "flavour", "check",
-};
-
-static int is_key(const char *s, size_t n, const char *key)
-{
-	return strlen(key) == n && !memcmp(s, key, n);
-}
-
-static int known_key(const char *s, size_t n)
-{
-	for (size_t i = 0; i < sizeof(known_keys) / sizeof(*known_keys); i++)
-		if (is_key(s, n, known_keys[i]))
-			return 1;
-	return 0;
-}
-
-/* Length of the current line's first word. */
-static size_t key_len(const struct parser *p)
-{
-	const char *sp = memchr(p->line, ' ', p->linelen);
-
-	return sp ? (size_t)(sp - p->line) : p->linelen;
-}
-
-/* Does the next line start with @key?  (It stays unread.)  -1: error. */
-static int peek_key(struct parser *p, const char *key)
-{
-	int r = next_line(p, 0);
-
-	if (r <= 0)
-		return r;
-	p->pushed = 1;
-	return is_key(p->line, key_len(p), key);
-}
-
-static int eof_error(struct parser *p, const char *what)
-{
-	return fail(p, p->lineno + 1, 1, "unexpected end of file (truncated "
-		    "trace?): expected %s", what);
-}
-
-/*
- * Read the line for @key.  *@val/@vend delimit its value (after one
- * space); *@val is NULL if the line is the key alone.
- */
-static int expect(struct parser *p, const char *key, const char **val,
-		  const char **vend)
-{
-	size_t kl;
-	int r = next_line(p, 0);
-	char what[48];
-
-	if (r < 0)
-		return -1;
-	if (!r) {
-		snprintf(what, sizeof(what), "'%s'", key);
-		return eof_error(p, what);
-	}
-	kl = key_len(p);
-	if (!is_key(p->line, kl, key)) {
-		if (!kl)
-			return FAIL_AT(p, p->line, "empty line, expected '%s'",
-				       key);
-		if (!known_key(p->line, kl))
-			return FAIL_AT(p, p->line, "unknown key '%.*s' "
-				       "(expected '%s')",
-				       (int)(kl > 40 ? 40 : kl), p->line, key);
-		return FAIL_AT(p, p->line, "expected '%s', found '%.*s'", key,
-			       (int)kl, p->line);
-	}
-	*val = kl < p->linelen ? p->line + kl + 1 : NULL;
-	*vend = p->line + p->linelen;
-	return 0;
-}
-
-static int need_value(struct parser *p, const char *key, const char *val)
-{
-	if (!val)
-		return fail(p, p->lineno, p->linelen + 1, "'%s' needs a value",
-			    key);
-	return 0;
-}
-
-/*
- * A decimal number in [@s, @e): digits only, no sign, no leading zero,
- * at most @max.
- */
-static int number(struct parser *p, const char *s, const char *e,
-		  uint64_t max, const char *what, uint64_t *out)
-{
-	uint64_t v = 0;
-	int w = (int)(e - s > 40 ? 40 : e - s);
-
-	if (s == e)
-		return FAIL_AT(p, s, "expected a number for %s", what);
-	for (const char *q = s; q < e; q++) {
-		if (*q < '0' || *q > '9')
-			return FAIL_AT(p, s, "bad number '%.*s' for %s "
-				       "(junk at column %zu)", w, s, what,
-				       col(p, q));
-		if ((uint64_t)(*q - '0') > max ||
-		    v > (max - (uint64_t)(*q - '0')) / 10)
-			return FAIL_AT(p, s, "number '%.*s' out of range for "
-				       "%s (at most %llu)", w, s, what,
-				       (unsigned long long)max);
-		v = v * 10 + (uint64_t)(*q - '0');
-	}
-	if (*s == '0' && e - s > 1)
-		return FAIL_AT(p, s, "bad number '%.*s' for %s (leading zero)",
-			       w, s, what);
-	*out = v;
-	return 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/*
- * Unescape [@s, @e) into @dst (room for @cap bytes including the NUL).
- * *@n is the unescaped length; with @dst NULL only that is computed.
- */
-static int unescape(struct parser *p, const char *s, const char *e,
-		    char *dst, size_t cap, size_t *n)
-{
-	size_t o = 0;
-
-	for (const char *q = s; q < e; q++) {
-		char c = *q;
-
-		if (c == '\\') {
-			if (q + 1 >= e)
-				return FAIL_AT(p, q, "backslash at end of line");
-			if (q[1] == '\\') {
-				c = '\\';
-				q++;
-			} else if (q[1] == 'n') {
-				c = '\n';
-				q++;
-			} else if (q[1] == 'x') {
-				int hi = q + 2 < e ? hexval(q[2]) : -1;
-				int lo = q + 3 < e ? hexval(q[3]) : -1;
-
-				if (hi < 0 || lo < 0)
-					return FAIL_AT(p, q, "bad escape, "
-						       "\\x needs two hex digits");
-				c = (char)(hi * 16 + lo);
-				if (!c)
-					return FAIL_AT(p, q, "escaped NUL "
-						       "byte in string");
-				q += 3;
-			} else {
-				return FAIL_AT(p, q, "bad escape '\\%c' (use "
-					       "\\\\, \\n or \\xHH)", q[1]);
-			}
-		}
-		if (dst) {
-			if (o + 1 >= cap)
-				return FAIL_AT(p, s, "string too long (at "
-					       "most %zu bytes)", cap - 1);
-			dst[o] = c;
-		}
-		o++;
-	}
-	if (dst)
-		dst[o] = 0;
-	*n = o;
-	return 0;
-}
-
-/* A string value into freshly allocated *@out ("" if @s is NULL). */
-static int string(struct parser *p, const char *s, const char *e,
-		  char **out)
-{
-	size_t n;
-
-	if (!s)
-		s = e;
-	if (unescape(p, s, e, NULL, 0, &n))
-		return -1;
-	if (!(*out = malloc(n + 1)))
-		return FAIL_AT(p, s, "out of memory");
-	return unescape(p, s, e, *out, n + 1, &n);
-}
-
-static int string_line(struct parser *p, const char *key, int nonempty,
-		       char **out)
-{
-	const char *v, *e;
-
-	if (expect(p, key, &v, &e))
-		return -1;
-	if (nonempty && (!v || v == e))
-		return fail(p, p->lineno, p->linelen + 1, "'%s' needs a "
-			    "non-empty value", key);
-	return string(p, v, e, out);
-}
-
-static int fixed_line(struct parser *p, const char *key, char *dst,
-		      size_t cap)
-{
-	const char *v, *e;
-	size_t n;
-
-	if (expect(p, key, &v, &e))
-		return -1;
-	return unescape(p, v ? v : e, e, dst, cap, &n);
-}
-
-static int number_line(struct parser *p, const char *key, uint64_t max,
-		       uint64_t *out)
-{
-	const char *v, *e;
-
-	if (expect(p, key, &v, &e) || need_value(p, key, v))
-		return -1;
-	return number(p, v, e, max, key, out);
-}
+#include "trace/trace_parse.h"
 
 static int header(struct parser *p)
 {
@@ -465,9 +26,9 @@ static int header(struct parser *p)
 
 	if (p->len < sizeof(magic) - 1 ||
 	    memcmp(p->buf, magic, sizeof(magic) - 1))
-		return fail(p, 1, 1, "not a pagerace trace (no "
+		return tp_fail(p, 1, 1, "not a pagerace trace (no "
 			    "'pagerace-trace' line)");
-	if (expect(p, "pagerace-trace", &v, &e))
+	if (tp_expect(p, "pagerace-trace", &v, &e))
 		return -1;
 	if (v == e)
 		return FAIL_AT(p, v, "not a pagerace trace (no format version)");
@@ -476,7 +37,7 @@ static int header(struct parser *p)
 			return FAIL_AT(p, v, "not a pagerace trace (bad format "
 				       "version '%.*s')",
 				       (int)(e - v > 20 ? 20 : e - v), v);
-	if (e - v > 9 || number(p, v, e, UINT32_MAX, "format version",
+	if (e - v > 9 || tp_number(p, v, e, UINT32_MAX, "format version",
 				&version))
 		return FAIL_AT(p, v, "unsupported trace format version %.*s "
 			       "(this pagerace reads %d to %d)",
@@ -489,24 +50,39 @@ static int header(struct parser *p)
 			       PR_TRACE_FORMAT);
 	p->t->format = (int)version;
 	p->t->flavour = PR_TRACE_FLAVOUR_UNKNOWN;
-	if (string_line(p, "pagerace-version", 0, &p->t->pagerace_version))
+	if (tp_string_line(p, "pagerace-version", 0, &p->t->pagerace_version))
 		return -1;
 	p->ver_beg = (size_t)(p->line - p->buf);
 	p->ver_end = p->ver_beg + p->linelen + 1;
 	if (version >= 2) {
-		if (expect(p, "flavour", &v, &e) || need_value(p, "flavour", v))
+		if (tp_expect(p, "flavour", &v, &e) || tp_need_value(p, "flavour", v))
 			return -1;
-		if (is_key(v, (size_t)(e - v), "plain"))
+		if (tp_is_key(v, (size_t)(e - v), "plain"))
 			p->t->flavour = PR_TRACE_PLAIN;
-		else if (is_key(v, (size_t)(e - v), "tsan"))
+		else if (tp_is_key(v, (size_t)(e - v), "tsan"))
 			p->t->flavour = PR_TRACE_TSAN;
 		else
 			return FAIL_AT(p, v, "unknown flavour '%.*s' (expected "
 				       "'plain' or 'tsan')",
 				       (int)(e - v > 20 ? 20 : e - v), v);
 	}
-	if (string_line(p, "program", 1, &p->t->program) ||
-	    string_line(p, "strategy", 1, &p->t->strategy))
+	p->t->memory = PR_TRACE_MEM_SC;
+	if (version >= 3) {
+		int m;
+
+		if (tp_expect(p, "memory", &v, &e) || tp_need_value(p, "memory", v))
+			return -1;
+		for (m = 0; m < PR_TRACE_MEM_NR; m++)
+			if (tp_is_key(v, (size_t)(e - v), pr_trace_memory_name(m)))
+				break;
+		if (m == PR_TRACE_MEM_NR)
+			return FAIL_AT(p, v, "unknown memory model '%.*s' "
+				       "(expected 'sc', 'tso' or 'weak')",
+				       (int)(e - v > 20 ? 20 : e - v), v);
+		p->t->memory = m;
+	}
+	if (tp_string_line(p, "program", 1, &p->t->program) ||
+	    tp_string_line(p, "strategy", 1, &p->t->strategy))
 		return -1;
 	return 0;
 }
@@ -516,27 +92,27 @@ static int params(struct parser *p)
 	unsigned seen = 0;
 	int r;
 
-	while ((r = peek_key(p, "param")) > 0) {
+	while ((r = tp_peek_key(p, "param")) > 0) {
 		const char *v, *e, *sp;
 		uint64_t x;
 
-		if (expect(p, "param", &v, &e) || need_value(p, "param", v))
+		if (tp_expect(p, "param", &v, &e) || tp_need_value(p, "param", v))
 			return -1;
 		sp = memchr(v, ' ', (size_t)(e - v));
 		if (!sp)
-			return fail(p, p->lineno, p->linelen + 1,
+			return tp_fail(p, p->lineno, p->linelen + 1,
 				    "'param' needs a name and a value");
-		if (is_key(v, (size_t)(sp - v), "pct-depth")) {
+		if (tp_is_key(v, (size_t)(sp - v), "pct-depth")) {
 			if (seen & 1)
 				return FAIL_AT(p, v, "duplicate param");
-			if (number(p, sp + 1, e, INT32_MAX, "pct-depth", &x))
+			if (tp_number(p, sp + 1, e, INT32_MAX, "pct-depth", &x))
 				return -1;
 			p->t->params.pct_depth = (int)x;
 			seen |= 1;
-		} else if (is_key(v, (size_t)(sp - v), "pct-steps")) {
+		} else if (tp_is_key(v, (size_t)(sp - v), "pct-steps")) {
 			if (seen & 2)
 				return FAIL_AT(p, v, "duplicate param");
-			if (number(p, sp + 1, e, UINT64_MAX, "pct-steps",
+			if (tp_number(p, sp + 1, e, UINT64_MAX, "pct-steps",
 				   &p->t->params.pct_steps))
 				return -1;
 			seen |= 2;
@@ -552,16 +128,16 @@ static int options(struct parser *p)
 {
 	int r;
 
-	while ((r = peek_key(p, "option")) > 0) {
+	while ((r = tp_peek_key(p, "option")) > 0) {
 		const char *v, *e, *sp;
 		char *key, *val;
 
-		if (expect(p, "option", &v, &e) || need_value(p, "option", v))
+		if (tp_expect(p, "option", &v, &e) || tp_need_value(p, "option", v))
 			return -1;
 		sp = memchr(v, ' ', (size_t)(e - v));
 		if (!sp)
 			sp = e;
-		if (!key_ok(v, (size_t)(sp - v)))
+		if (!tp_key_ok(v, (size_t)(sp - v)))
 			return FAIL_AT(p, v, "bad option key (want "
 				       "[A-Za-z0-9._-], 1 to 128 bytes)");
 		if (!(key = strndup(v, (size_t)(sp - v))))
@@ -571,7 +147,7 @@ static int options(struct parser *p)
 			return FAIL_AT(p, v, "duplicate option '%.*s'",
 				       (int)(sp - v), v);
 		}
-		if (string(p, sp < e ? sp + 1 : NULL, e, &val)) {
+		if (tp_string(p, sp < e ? sp + 1 : NULL, e, &val)) {
 			free(key);
 			return -1;
 		}
@@ -593,50 +169,50 @@ static int verdict(struct parser *p)
 	uint64_t x;
 	size_t n;
 
-	if (expect(p, "result", &v, &e) || need_value(p, "result", v))
+	if (tp_expect(p, "result", &v, &e) || tp_need_value(p, "result", v))
 		return -1;
-	if (is_key(v, (size_t)(e - v), "fail"))
+	if (tp_is_key(v, (size_t)(e - v), "fail"))
 		res->failed = 1;
-	else if (is_key(v, (size_t)(e - v), "diverged"))
+	else if (tp_is_key(v, (size_t)(e - v), "diverged"))
 		res->diverged = 1;
-	else if (!is_key(v, (size_t)(e - v), "pass"))
+	else if (!tp_is_key(v, (size_t)(e - v), "pass"))
 		return FAIL_AT(p, v, "bad result '%.*s' (want pass, fail or "
 			       "diverged)", (int)(e - v > 40 ? 40 : e - v), v);
-	if (fixed_line(p, "verdict-kind", vd->kind, sizeof(vd->kind)) ||
-	    number_line(p, "verdict-step", UINT64_MAX, &vd->step))
+	if (tp_fixed_line(p, "verdict-kind", vd->kind, sizeof(vd->kind)) ||
+	    tp_number_line(p, "verdict-step", UINT64_MAX, &vd->step))
 		return -1;
 
-	if (expect(p, "verdict-ctx", &v, &e) ||
-	    need_value(p, "verdict-ctx", v))
+	if (tp_expect(p, "verdict-ctx", &v, &e) ||
+	    tp_need_value(p, "verdict-ctx", v))
 		return -1;
 	sp = memchr(v, ' ', (size_t)(e - v));
 	if (!sp)
-		return fail(p, p->lineno, p->linelen + 1, "'verdict-ctx' needs "
+		return tp_fail(p, p->lineno, p->linelen + 1, "'verdict-ctx' needs "
 			    "a context id and a name");
-	if (is_key(v, (size_t)(sp - v), "-1")) {
+	if (tp_is_key(v, (size_t)(sp - v), "-1")) {
 		vd->ctx = -1;
 	} else {
-		if (number(p, v, sp, PR_CHOICE_EVENT - 1, "verdict-ctx", &x))
+		if (tp_number(p, v, sp, PR_CHOICE_EVENT - 1, "verdict-ctx", &x))
 			return -1;
 		vd->ctx = (int)x;
 	}
-	if (is_key(sp + 1, (size_t)(e - sp - 1), "-"))
+	if (tp_is_key(sp + 1, (size_t)(e - sp - 1), "-"))
 		vd->ctx_name[0] = 0;
-	else if (unescape(p, sp + 1, e, vd->ctx_name, sizeof(vd->ctx_name),
+	else if (tp_unescape(p, sp + 1, e, vd->ctx_name, sizeof(vd->ctx_name),
 			  &n))
 		return -1;
 	else if (!n)
 		return FAIL_AT(p, sp + 1, "empty context name (write '-')");
 
-	if (number_line(p, "verdict-event", 1, &x))
+	if (tp_number_line(p, "verdict-event", 1, &x))
 		return -1;
 	vd->in_event = (int)x;
-	if (fixed_line(p, "verdict-obj", vd->obj, sizeof(vd->obj)) ||
-	    fixed_line(p, "verdict-site", vd->site, sizeof(vd->site)) ||
-	    fixed_line(p, "verdict-where", vd->where, sizeof(vd->where)) ||
-	    fixed_line(p, "verdict-msg", vd->msg, sizeof(vd->msg)) ||
-	    number_line(p, "steps", UINT64_MAX, &res->steps) ||
-	    number_line(p, "preemptions", UINT64_MAX, &res->preemptions))
+	if (tp_fixed_line(p, "verdict-obj", vd->obj, sizeof(vd->obj)) ||
+	    tp_fixed_line(p, "verdict-site", vd->site, sizeof(vd->site)) ||
+	    tp_fixed_line(p, "verdict-where", vd->where, sizeof(vd->where)) ||
+	    tp_fixed_line(p, "verdict-msg", vd->msg, sizeof(vd->msg)) ||
+	    tp_number_line(p, "steps", UINT64_MAX, &res->steps) ||
+	    tp_number_line(p, "preemptions", UINT64_MAX, &res->preemptions))
 		return -1;
 	return 0;
 }
@@ -647,20 +223,20 @@ static int sites(struct parser *p)
 	uint64_t n;
 	size_t cap = 0;
 
-	if (number_line(p, "sites", PR_TRACE_MAX_SITES, &n))
+	if (tp_number_line(p, "sites", PR_TRACE_MAX_SITES, &n))
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
 		const char *v, *e, *sp;
 		uint64_t idx;
 		char *label;
 
-		if (expect(p, "site", &v, &e) || need_value(p, "site", v))
+		if (tp_expect(p, "site", &v, &e) || tp_need_value(p, "site", v))
 			return -1;
 		sp = memchr(v, ' ', (size_t)(e - v));
 		if (!sp || sp + 1 == e)
-			return fail(p, p->lineno, p->linelen + 1, "'site' "
+			return tp_fail(p, p->lineno, p->linelen + 1, "'site' "
 				    "needs an index and a label");
-		if (number(p, v, sp, PR_TRACE_MAX_SITES, "site index", &idx))
+		if (tp_number(p, v, sp, PR_TRACE_MAX_SITES, "site index", &idx))
 			return -1;
 		if (idx != i)
 			return FAIL_AT(p, v, "site %llu out of order (expected "
@@ -675,10 +251,10 @@ static int sites(struct parser *p)
 			t->sites = s;
 			cap = nc;
 		}
-		if (is_key(sp + 1, (size_t)(e - sp - 1), "-"))
+		if (tp_is_key(sp + 1, (size_t)(e - sp - 1), "-"))
 			return FAIL_AT(p, sp + 1, "site label '-' is reserved "
 				       "(no site: leave out the '@')");
-		if (string(p, sp + 1, e, &label))
+		if (tp_string(p, sp + 1, e, &label))
 			return -1;
 		t->sites[t->nsites++] = label;
 	}
@@ -694,13 +270,13 @@ static int segment(struct parser *p, const char *s, const char *e,
 
 	if (s == e)
 		return FAIL_AT(p, s, "empty segment token (extra space?)");
-	if (*q != 'c' && *q != 'e')
+	if (*q != 'c' && *q != 'e' && (*q != 'm' || p->t->format < 3))
 		goto bad;
 	for (d = ++q; q < e && *q >= '0' && *q <= '9'; q++)
 		;
 	if (q == d || q == e || *q != '*')
 		goto bad;
-	if (number(p, d, q, UINT32_MAX, "choice", &id))
+	if (tp_number(p, d, q, UINT32_MAX, "choice", &id))
 		return -1;
 	if (*s == 'c' && id >= PR_CHOICE_EVENT)
 		return FAIL_AT(p, s, "context %llu out of range (0..%d)",
@@ -709,15 +285,22 @@ static int segment(struct parser *p, const char *s, const char *e,
 		return FAIL_AT(p, s, "event %llu out of range (0..%d)",
 			       (unsigned long long)id,
 			       PR_TRACE_MAX_CODE - PR_CHOICE_EVENT);
+	if (*s == 'm' && id > PR_TRACE_MAX_MEM)
+		return FAIL_AT(p, s, "flush %llu out of range (0..%d)",
+			       (unsigned long long)id, PR_TRACE_MAX_MEM);
+	if (*s == 'm' && p->t->memory == PR_TRACE_MEM_SC)
+		return FAIL_AT(p, s, "a flush in a trace whose memory model "
+			       "is sc");
 	for (d = ++q; q < e && *q >= '0' && *q <= '9'; q++)
 		;
 	if (q == d || (q < e && *q != '@'))
 		goto bad;
-	if (number(p, d, q, UINT32_MAX, "segment steps", &steps))
+	if (tp_number(p, d, q, UINT32_MAX, "segment steps", &steps))
 		return -1;
 	if (!steps)
 		return FAIL_AT(p, d, "zero-step segment");
-	seg->code = (uint16_t)(*s == 'c' ? id : PR_CHOICE_EVENT + id);
+	seg->code = (uint16_t)(*s == 'c' ? id : *s == 'e' ? PR_CHOICE_EVENT + id
+			       : PR_CHOICE_MEM + id);
 	seg->steps = (uint32_t)steps;
 	seg->end = NULL;
 	seg->end_label = NULL;
@@ -727,7 +310,7 @@ static int segment(struct parser *p, const char *s, const char *e,
 		;
 	if (q == d || q != e)
 		goto bad;
-	if (number(p, d, q, UINT32_MAX, "site index", &site))
+	if (tp_number(p, d, q, UINT32_MAX, "site index", &site))
 		return -1;
 	if (site >= p->t->nsites)
 		return FAIL_AT(p, d, "site %llu out of range (%zu sites)",
@@ -736,7 +319,7 @@ static int segment(struct parser *p, const char *s, const char *e,
 	return 0;
 bad:
 	return FAIL_AT(p, s, "bad segment token '%.*s' (expected e.g. "
-		       "c0*12@3 or e1*5)", (int)(e - s > 40 ? 40 : e - s), s);
+		       "c0*12@3, e1*5 or m2*1)", (int)(e - s > 40 ? 40 : e - s), s);
 }
 
 static int looks_like_segment(const char *s, size_t n)
@@ -751,20 +334,20 @@ static int schedule(struct parser *p)
 	uint64_t n;
 	char what[64];
 
-	if (number_line(p, "schedule", PR_TRACE_MAX_SEGMENTS, &n))
+	if (tp_number_line(p, "schedule", PR_TRACE_MAX_SEGMENTS, &n))
 		return -1;
 	while (sc->n < n) {
 		const char *s, *e, *end;
-		int r = next_line(p, 0);
+		int r = tp_next_line(p, 0);
 
 		if (r < 0)
 			return -1;
 		if (!r) {
 			snprintf(what, sizeof(what), "%llu more segments",
 				 (unsigned long long)(n - sc->n));
-			return eof_error(p, what);
+			return tp_eof_error(p, what);
 		}
-		if (known_key(p->line, key_len(p)))
+		if (tp_known_key(p->line, tp_key_len(p)))
 			return FAIL_AT(p, p->line, "schedule has %zu segments, "
 				       "but its count says %llu", sc->n,
 				       (unsigned long long)n);
@@ -796,9 +379,9 @@ static int schedule(struct parser *p)
 				break;
 		}
 	}
-	if (next_line(p, 0) > 0) {
+	if (tp_next_line(p, 0) > 0) {
 		p->pushed = 1;
-		if (looks_like_segment(p->line, key_len(p)))
+		if (looks_like_segment(p->line, tp_key_len(p)))
 			return FAIL_AT(p, p->line, "schedule has more segments "
 				       "than its count %llu",
 				       (unsigned long long)n);
@@ -814,21 +397,21 @@ static int program_text(struct parser *p)
 	char *text;
 	size_t len = 0, cap = 64;
 
-	if ((r = peek_key(p, "program-text")) <= 0)
+	if ((r = tp_peek_key(p, "program-text")) <= 0)
 		return r;
-	if (expect(p, "program-text", &v, &e) ||
-	    need_value(p, "program-text", v))
+	if (tp_expect(p, "program-text", &v, &e) ||
+	    tp_need_value(p, "program-text", v))
 		return -1;
 	sp = memchr(v, ' ', (size_t)(e - v));
 	if (sp) {
-		if (!is_key(sp + 1, (size_t)(e - sp - 1), "noeol"))
+		if (!tp_is_key(sp + 1, (size_t)(e - sp - 1), "noeol"))
 			return FAIL_AT(p, sp + 1, "unexpected '%.*s' after "
 				       "the line count (only 'noeol')",
 				       (int)(e - sp - 1 > 40 ? 40 : e - sp - 1),
 				       sp + 1);
 		noeol = 1;
 	}
-	if (number(p, v, sp ? sp : e, PR_TRACE_MAX_TEXT_LINES,
+	if (tp_number(p, v, sp ? sp : e, PR_TRACE_MAX_TEXT_LINES,
 		   "program-text lines", &n))
 		return -1;
 	if (noeol && !n)
@@ -839,14 +422,14 @@ static int program_text(struct parser *p)
 	for (uint64_t i = 0; i < n; i++) {
 		size_t add;
 
-		if ((r = next_line(p, 1)) < 0)
+		if ((r = tp_next_line(p, 1)) < 0)
 			return -1;
 		if (!r) {
 			char what[64];
 
 			snprintf(what, sizeof(what), "%llu more program-text "
 				 "lines", (unsigned long long)(n - i));
-			return eof_error(p, what);
+			return tp_eof_error(p, what);
 		}
 		if (!p->linelen || p->line[0] != '|' ||
 		    (p->linelen > 1 && p->line[1] != ' '))
@@ -883,7 +466,7 @@ static int check(struct parser *p)
 
 	if (p->t->format < 2)
 		return 0;
-	if (expect(p, "check", &v, &e) || need_value(p, "check", v))
+	if (tp_expect(p, "check", &v, &e) || tp_need_value(p, "check", v))
 		return -1;
 	if (e - v != 16)
 		return FAIL_AT(p, v, "bad check '%.*s' (16 hex digits)",
@@ -913,19 +496,19 @@ static int parse(struct parser *p)
 	const char *v, *e;
 
 	if (p->len > PR_TRACE_MAX_FILE)
-		return fail(p, 1, 1, "larger than %u bytes", PR_TRACE_MAX_FILE);
+		return tp_fail(p, 1, 1, "larger than %u bytes", PR_TRACE_MAX_FILE);
 	if (header(p) || params(p) ||
-	    number_line(p, "seed", UINT64_MAX, &p->t->seed) ||
-	    number_line(p, "run", UINT64_MAX, &p->t->run) ||
+	    tp_number_line(p, "seed", UINT64_MAX, &p->t->seed) ||
+	    tp_number_line(p, "run", UINT64_MAX, &p->t->run) ||
 	    options(p) || verdict(p) || sites(p) || schedule(p) ||
 	    program_text(p) || check(p))
 		return -1;
-	if (expect(p, "end", &v, &e))
+	if (tp_expect(p, "end", &v, &e))
 		return -1;
 	if (v)
 		return FAIL_AT(p, v - 1, "unexpected text after 'end'");
 	if (p->pos < p->len)
-		return fail(p, p->lineno + 1, 1, "trailing data after 'end'");
+		return tp_fail(p, p->lineno + 1, 1, "trailing data after 'end'");
 	return 0;
 }
 

@@ -284,6 +284,10 @@ int pr_trace_check(const struct pr_trace *t, char *err, size_t errlen)
 		       t->format, PR_TRACE_FORMAT);
 		return -1;
 	}
+	if (!pr_trace_memory_name(t->memory)) {
+		seterr(err, errlen, "memory model %d out of range", t->memory);
+		return -1;
+	}
 	if (!t->program || !*t->program || !t->strategy || !*t->strategy) {
 		seterr(err, errlen, "trace without a program or strategy");
 		return -1;
@@ -333,7 +337,16 @@ int pr_trace_check(const struct pr_trace *t, char *err, size_t errlen)
 		const struct pr_segment *s = &t->sched.seg[i];
 		const char *l;
 
-		if (s->code > PR_TRACE_MAX_CODE) {
+		if (s->code >= PR_CHOICE_MEM &&
+		    s->code <= PR_CHOICE_MEM + PR_TRACE_MAX_MEM &&
+		    t->memory == PR_TRACE_MEM_SC) {
+			seterr(err, errlen, "segment %zu: a flush in an sc "
+			       "trace", i);
+			return -1;
+		}
+		if (s->code > PR_TRACE_MAX_CODE &&
+		    (s->code < PR_CHOICE_MEM ||
+		     s->code > PR_CHOICE_MEM + PR_TRACE_MAX_MEM)) {
 			seterr(err, errlen, "segment %zu: choice code %u out "
 			       "of range", i, s->code);
 			return -1;
@@ -363,7 +376,10 @@ static const char *result_word(const struct pr_run_result *r)
 
 static void put_segment(FILE *f, const struct pr_segment *s, uint32_t site)
 {
-	if (s->code >= PR_CHOICE_EVENT)
+	if (s->code >= PR_CHOICE_MEM)
+		fprintf(f, "m%u*%lu", s->code - PR_CHOICE_MEM,
+			(unsigned long)s->steps);
+	else if (s->code >= PR_CHOICE_EVENT)
 		fprintf(f, "e%u*%lu", s->code - PR_CHOICE_EVENT,
 			(unsigned long)s->steps);
 	else
@@ -405,11 +421,15 @@ static void put_body(FILE *f, const struct pr_trace *t,
 	int flavour = t->flavour == PR_TRACE_FLAVOUR_UNKNOWN ?
 		      pr_trace_build_flavour() : t->flavour;
 
-	fprintf(f, "pagerace-trace %d\n", PR_TRACE_FORMAT);
+	/* An sc trace stays version 2, byte for byte (trace.h). */
+	fprintf(f, "pagerace-trace %d\n", t->memory == PR_TRACE_MEM_SC ?
+		PR_TRACE_FORMAT_SC : PR_TRACE_FORMAT);
 	/* Left out of the check: the one informational line (see check()). */
 	put_str(f, "pagerace-version",
 		t->pagerace_version ? t->pagerace_version : PACKAGE_VERSION);
 	fprintf(f, "flavour %s\n", pr_trace_flavour_name(flavour));
+	if (t->memory != PR_TRACE_MEM_SC)
+		fprintf(f, "memory %s\n", pr_trace_memory_name(t->memory));
 	put_str(f, "program", t->program);
 	put_str(f, "strategy", t->strategy);
 	fprintf(f, "param pct-depth %d\n", t->params.pct_depth);

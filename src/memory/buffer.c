@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buffer.c - per-CPU store buffers for the tso and weak models (memory.h
+ * states what each model allows and forbids).
+ *
+ * A buffer has PR_MEM_SLOTS slots.  A CPU's n-th store goes into slot
+ * n mod PR_MEM_SLOTS and keeps it until flushed, so a flush choice's code
+ * names the same store however the other slots were emptied (the
+ * schedule, dfs and dpor rely on it); if the slot is still taken by the
+ * store PR_MEM_SLOTS older, that one is flushed first, with the stores
+ * it must follow.  Program order among buffered stores is their sequence
+ * number; @group counts the CPU's store-ordering barriers (smp_wmb).
+ *
+ * Everything here runs on the single scheduler thread, between yield
+ * points of the running context or inside a scheduling decision.
+ */
+#include "memory/memory.h"
+#include "runtime/context.h"
+#include "runtime/effects.h"
+#include "runtime/memhook.h"
+#include "runtime/tsan.h"
+#include "runtime/yield.h"
+#include "strategy/strategy.h"
+
+#include <string.h>
+
+struct entry {
+	void *addr;
+	uint8_t size;		/* 1, 2, 4 or 8; 0: slot free */
+	uint8_t release;	/* waits for every older store */
+	uint32_t group;		/* the CPU's smp_wmb count at the store */
+	uint64_t seq;		/* program order */
+	uint64_t val;		/* the bytes, as memcpy'd */
+	uint64_t step;		/* pr_step() at the store, for reports */
+};
+
+struct buffer {
+	struct entry e[PR_MEM_SLOTS];
+	unsigned used;		/* slot mask */
+	uint32_t group;
+	uint64_t seq;		/* stores made so far */
+};
+
+int pr_mem_on;
+static int model;
+static struct buffer buf[PR_MAX_CTX];
+static uint64_t busy;		/* contexts with a nonempty buffer */
+static pr_mem_logger logger;
+
+static void log_ev(int kind, int ctx, int reader, const struct entry *e,
+		   uint64_t seen)
+{
+	struct pr_mem_event ev = {
+		.kind = kind, .ctx = ctx, .reader = reader, .addr = e->addr,
+		.size = e->size, .val = e->val, .seen = seen,
+		.store_step = e->step, .step = pr_step(),
+	};
+
+	logger(&ev);
+}
+
+/* Do [a, a+n) and [b, b+m) overlap? */
+static int overlap(const void *a, size_t n, const void *b, size_t m)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	return x < y + m && y < x + n;
+}
+
+/* The slot of @b's oldest store, or -1. */
+static int oldest(const struct buffer *b)
+{
+	int best = -1;
+
+	for (int s = 0; s < PR_MEM_SLOTS; s++)
+		if ((b->used & (1u << s)) &&
+		    (best < 0 || b->e[s].seq < b->e[best].seq))
+			best = s;
+	return best;
+}
+
+/*
+ * May slot @s of @b reach memory now?  tso: only the oldest.  weak: when
+ * no older store is to an overlapping location or in an earlier group,
+ * and, for a release, when no older store is left at all.
+ */
+static int eligible(const struct buffer *b, int s)
+{
+	const struct entry *e = &b->e[s];
+
+	if (model == PR_MEM_TSO)
+		return oldest(b) == s;
+	for (int t = 0; t < PR_MEM_SLOTS; t++) {
+		const struct entry *d = &b->e[t];
+
+		if (t == s || !(b->used & (1u << t)) || d->seq > e->seq)
+			continue;
+		if (e->release || d->group != e->group ||
+		    overlap(d->addr, d->size, e->addr, e->size))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * A flush: always a scheduling decision of its own (hook_flush), never
+ * done inside a context's step, so that dfs and dpor see every store's
+ * way to memory as a step they can order.  Its effects for dpor
+ * (effects.h): the bytes written, the buffer's state (which a draining
+ * context reads, wait_upto) and the wake-up of a context waiting for it.
+ */
+static void write_out(int ctx, int s)
+{
+	struct buffer *b = &buf[ctx];
+	struct entry *e = &b->e[s];
+
+	memcpy(e->addr, &e->val, e->size);
+	pr_effect(e->addr, e->size, PR_EFF_WRITE);
+	pr_effect(b, sizeof(*b), PR_EFF_WRITE);
+	if (logger)
+		log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
+	b->used &= ~(1u << s);
+	e->size = 0;
+	if (!b->used)
+		busy &= ~((uint64_t)1 << ctx);
+	/* Memory changed: spin-waiters may see it now (yield.h). */
+	pr_hot.store_epoch++;
+	if (pr_hot.spinners)
+		pr_wake_spinners();
+	pr_wake(b);
+	pr_wake(&busy);
+	pr_sched_mem_changed();
+}
+
+/*
+ * Wait until the running context @ctx's stores up to sequence @seq have
+ * reached memory (every one with @seq UINT64_MAX): a barrier, a full
+ * atomic, a lock, a store whose slot is still taken.  The context sleeps
+ * (PR_BLOCK) while its buffer holds them and the scheduler flushes them
+ * -- in any order the model allows, each a decision -- then wakes it.
+ * The check reads the buffer's state, so dpor orders it against flushes.
+ */
+static void wait_upto(int ctx, uint64_t seq)
+{
+	struct buffer *b = &buf[ctx];
+	int s;
+
+	for (;;) {
+		pr_effect(b, sizeof(*b), PR_EFF_READ);
+		if ((s = oldest(b)) < 0 || b->e[s].seq > seq)
+			return;
+		PR_BLOCK(b, "store-buffer");
+	}
+}
+
+static void wait_drained(int ctx)
+{
+	wait_upto(ctx, UINT64_MAX);
+}
+
+/* The running context, or -1 when memory is accessed directly. */
+static int self(void)
+{
+	return pr_stress_mode() ? -1 : pr_self();
+}
+
+/* ---- the kernel primitives' side ---------------------------------------- */
+
+PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
+			    int order)
+{
+	int c = self(), hit = -1;
+	struct buffer *b;
+
+	(void)order;		/* loads are performed in program order */
+	if (c < 0) {
+		memcpy(out, addr, size);
+		return;
+	}
+	b = &buf[c];
+	for (int s = 0; s < PR_MEM_SLOTS; s++)
+		if ((b->used & (1u << s)) &&
+		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
+			hit = s;
+	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size) {
+		memcpy(out, &b->e[hit].val, size);
+		if (logger)
+			log_ev(PR_ME_FORWARD, c, c, &b->e[hit], b->e[hit].val);
+		return;
+	}
+	if (hit >= 0)	/* only if a handler stored since pr_mem_prepare */
+		wait_upto(c, b->e[hit].seq);
+	memcpy(out, addr, size);
+	if (logger && size <= 8) {
+		/* Another CPU's newer store still buffered: say so. */
+		uint64_t seen = 0;
+
+		memcpy(&seen, out, size);
+		for (int o = 0; o < PR_MAX_CTX; o++) {
+			const struct buffer *ob = &buf[o];
+
+			if (o == c || !(busy & ((uint64_t)1 << o)))
+				continue;
+			for (int s = 0; s < PR_MEM_SLOTS; s++)
+				if ((ob->used & (1u << s)) &&
+				    overlap(ob->e[s].addr, ob->e[s].size,
+					    addr, size))
+					log_ev(PR_ME_STALE, o, c, &ob->e[s], seen);
+		}
+	}
+}
+
+PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
+			     int order)
+{
+	int c = self(), s;
+	struct buffer *b;
+	struct entry *e;
+
+	if (c < 0) {
+		memcpy(addr, val, size);
+		return;
+	}
+	b = &buf[c];
+	/* Waits here only if a handler stored since pr_mem_prepare. */
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		wait_drained(c);
+		memcpy(addr, val, size);
+		return;
+	}
+	s = (int)(b->seq % PR_MEM_SLOTS);
+	if (b->used & (1u << s))
+		wait_upto(c, b->e[s].seq);
+	e = &b->e[s];
+	e->addr = addr;
+	e->size = (uint8_t)size;
+	e->release = order == PR_MO_RELEASE;
+	e->group = b->group;
+	e->seq = b->seq++;
+	e->val = 0;
+	memcpy(&e->val, val, size);
+	e->step = pr_step();
+	b->used |= 1u << s;
+	busy |= (uint64_t)1 << c;
+	if (logger)
+		log_ev(PR_ME_STORE, c, -1, e, 0);
+	pr_sched_mem_changed();
+}
+
+/* An RMW that returns no value, under weak: what it must not overtake. */
+static void rmw_relaxed(int c, const void *addr, size_t size)
+{
+	struct buffer *b = &buf[c];
+	uint64_t upto = 0;
+	int any = 0;
+
+	/* Coherence with its own stores, and any smp_wmb before it. */
+	for (int s = 0; s < PR_MEM_SLOTS; s++) {
+		const struct entry *e = &b->e[s];
+
+		if (!(b->used & (1u << s)))
+			continue;
+		if ((overlap(e->addr, e->size, addr, size) ||
+		     e->group != b->group) && (!any || e->seq > upto)) {
+			upto = e->seq;
+			any = 1;
+		}
+	}
+	pr_effect(b, sizeof(*b), PR_EFF_READ);
+	if (any)
+		wait_upto(c, upto);
+}
+
+/* The newest of @c's stores overlapping [addr, addr + size) but not it. */
+static int partial(int c, const void *addr, size_t size)
+{
+	const struct buffer *b = &buf[c];
+	int hit = -1;
+
+	for (int s = 0; s < PR_MEM_SLOTS; s++)
+		if ((b->used & (1u << s)) &&
+		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
+			hit = s;
+	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size)
+		return -1;
+	return hit;
+}
+
+PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
+{
+	int c = self(), s;
+	struct buffer *b;
+
+	if (c < 0)
+		return;
+	b = &buf[c];
+	switch (op) {
+	case PR_MP_LOAD:
+		if ((s = partial(c, addr, size)) >= 0)
+			wait_upto(c, b->e[s].seq);
+		break;
+	case PR_MP_STORE:
+		if (size != 1 && size != 2 && size != 4 && size != 8) {
+			wait_drained(c);
+			break;
+		}
+		s = (int)(b->seq % PR_MEM_SLOTS);
+		if (b->used & (1u << s))
+			wait_upto(c, b->e[s].seq);
+		break;
+	case PR_MP_RMW:
+		/* tso's RMWs are locked instructions: full barriers. */
+		if (model == PR_MEM_WEAK)
+			rmw_relaxed(c, addr, size);
+		else
+			wait_drained(c);
+		break;
+	default:
+		wait_drained(c);
+	}
+}
+
+PR_NO_TSAN void pr_mem_fence(int fence)
+{
+	int c = self();
+
+	if (c < 0)
+		return;
+	if (fence == PR_MF_MB)
+		wait_drained(c);
+	else if (fence == PR_MF_WMB)
+		buf[c].group++;
+	/* smp_rmb: loads are performed in program order already. */
+}
+
+PR_NO_TSAN void pr_mem_lock(void)
+{
+	int c = self();
+
+	if (c >= 0)
+		wait_drained(c);
+}
+
+PR_NO_TSAN void pr_mem_drain_all(void)
+{
+	if (self() < 0)
+		return;
+	for (;;) {
+		pr_effect(buf, sizeof(buf), PR_EFF_READ);
+		if (!busy)
+			return;
+		PR_BLOCK(&busy, "store-buffers");
+	}
+}
+
+PR_NO_TSAN void pr_mem_set_logger(pr_mem_logger fn)
+{
+	logger = fn;
+}
+
+/* ---- the scheduler's side (runtime/memhook.h) --------------------------- */
+
+PR_NO_TSAN static uint64_t hook_busy(void)
+{
+	return busy;
+}
+
+PR_NO_TSAN static unsigned hook_flushable(int ctx)
+{
+	const struct buffer *b = &buf[ctx];
+	unsigned m = 0;
+
+	for (int s = 0; s < PR_MEM_SLOTS; s++)
+		if ((b->used & (1u << s)) && eligible(b, s))
+			m |= 1u << s;
+	return m;
+}
+
+PR_NO_TSAN static void hook_flush(int ctx, int slot)
+{
+	write_out(ctx, slot);
+}
+
+PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
+				   unsigned *size)
+{
+	const struct buffer *b = &buf[ctx];
+
+	if (ctx < 0 || ctx >= PR_MAX_CTX || slot < 0 || slot >= PR_MEM_SLOTS ||
+	    !(b->used & (1u << slot)))
+		return -1;
+	*obj = b->e[slot].addr;
+	*size = b->e[slot].size;
+	return eligible(b, slot) ? 0 : -1;
+}
+
+PR_NO_TSAN static void hook_reset(void)
+{
+	memset(buf, 0, sizeof(buf));
+	busy = 0;
+}
+
+static const struct pr_mem_hooks hooks = {
+	.busy = hook_busy,
+	.flushable = hook_flushable,
+	.flush = hook_flush,
+	.pending = hook_pending,
+	.reset = hook_reset,
+};
+
+PR_NO_TSAN void pr_mem_select(int m)
+{
+	model = m;
+	pr_mem_on = m != PR_MEM_SC;
+	hook_reset();
+	pr_set_mem_hooks(pr_mem_on ? &hooks : NULL);
+}
+
+PR_NO_TSAN int pr_mem_model(void)
+{
+	return model;
+}
+
+PR_NO_TSAN int pr_mem_parse(const char *name)
+{
+	if (!strcmp(name, "sc"))
+		return PR_MEM_SC;
+	if (!strcmp(name, "tso"))
+		return PR_MEM_TSO;
+	if (!strcmp(name, "weak"))
+		return PR_MEM_WEAK;
+	return -1;
+}
+
+PR_NO_TSAN const char *pr_mem_name(int m)
+{
+	return m == PR_MEM_TSO ? "tso" : m == PR_MEM_WEAK ? "weak" : "sc";
+}

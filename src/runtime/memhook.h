@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * memhook.h - what the scheduler needs from a memory model (src/memory/)
+ * to make its store-buffer flushes decisions like any other.
+ *
+ * The runtime sits below memory/ and does not know how buffers work: the
+ * model registers these hooks (pr_set_mem_hooks) when a run's model is
+ * not sc, and tells the scheduler when its buffers change
+ * (pr_sched_mem_changed).  Under sc the hooks are NULL and nothing here
+ * is ever called: choices, steps and traces are exactly as before.
+ */
+#ifndef PAGERACE_RUNTIME_MEMHOOK_H
+#define PAGERACE_RUNTIME_MEMHOOK_H
+
+#include <stdint.h>
+
+struct pr_mem_hooks {
+	/* Contexts whose buffers hold stores (bit i: context i). */
+	uint64_t (*busy)(void);
+	/* The slots of @ctx's buffer that may be written to memory now. */
+	unsigned (*flushable)(int ctx);
+	/* Write the store in @slot of @ctx's buffer to memory. */
+	void (*flush)(int ctx, int slot);
+	/* What flushing @slot of @ctx would write: @obj, @size bytes. */
+	int (*pending)(int ctx, int slot, const void **obj, unsigned *size);
+	/* Empty every buffer: a run begins. */
+	void (*reset)(void);
+};
+
+/* NULL (sc) or the model's hooks; set before runs, not during one. */
+void pr_set_mem_hooks(const struct pr_mem_hooks *h);
+const struct pr_mem_hooks *pr_get_mem_hooks(void);
+
+/*
+ * A buffer gained or lost a store: the enabled choices are rebuilt at the
+ * next decision.  Cheap; call it on every change.
+ */
+void pr_sched_mem_changed(void);
+
+#endif /* PAGERACE_RUNTIME_MEMHOOK_H */
