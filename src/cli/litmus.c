@@ -24,6 +24,7 @@
  */
 #include "cli/cli.h"
 #include "litmus/litmus.h"
+#include "memory/memory.h"
 #include "model/variant.h"
 #include "trace/trace.h"
 
@@ -57,7 +58,7 @@ static void litmus_usage(FILE *f)
 "states reached, whether the condition is, and whether that agrees with\n"
 "the file's Result: line (Never, Sometimes, Always).\n"
 "\n"
-"  -m, --memory MODEL      memory model: sc (default)\n"
+"  -m, --memory MODEL      memory model: sc (default), tso or weak\n"
 "  -s, --strategy S        dpor (default) or dfs; never a preemption bound\n"
 "  -n, --max-executions N  stop a test after N executions (default 1000000;\n"
 "                          0: no limit); it is then 'incomplete'\n"
@@ -132,6 +133,7 @@ static int save_trace(const struct litmus_opts *o, const struct target *tg,
 	t.strategy = (char *)o->strategy;
 	t.params.preemption_bound = -1;
 	t.run = run;
+	t.memory = pr_mem_model();
 	t.result = *res;
 	t.sched = *rec;
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)o->max_steps);
@@ -349,7 +351,7 @@ int cmd_litmus(int argc, char **argv)
 		.trace_dir = LITMUS_TRACE_DIR,
 	};
 	struct pr_run_options ro;
-	int c, rc = EXIT_NOFAIL;
+	int c, rc = EXIT_NOFAIL, model = PR_MEM_SC;
 
 	pr_run_options_default(&ro);
 	o.max_steps = ro.max_steps;
@@ -359,12 +361,9 @@ int cmd_litmus(int argc, char **argv)
 
 		switch (c) {
 		case 'm':
-			if (strcmp(optarg, "sc")) {
-				fprintf(stderr, "%s litmus: error: unknown memory "
-					"model '%s' (sc)\n", pr_argv0, optarg);
+			if (cli_memory_parse(optarg, "litmus", &model))
 				return EXIT_BADINPUT;
-			}
-			o.memory = optarg;
+			o.memory = pr_mem_name(model);
 			break;
 		case 's':
 			if (strcmp(optarg, "dpor") && strcmp(optarg, "dfs")) {
@@ -415,6 +414,8 @@ int cmd_litmus(int argc, char **argv)
 			return EXIT_BADINPUT;
 		}
 	}
+	if (cli_memory_select(model, "litmus"))
+		return EXIT_BADINPUT;
 	if (optind >= argc) {
 		fprintf(stderr, "%s litmus: error: no litmus file given\n",
 			pr_argv0);

@@ -104,16 +104,23 @@ const struct lit_prim *lit_prim_find(const char *name)
  */
 static intptr_t smp_load_acquire(intptr_t *p)
 {
+	intptr_t v;
+
+	__kmem_prepare(p, PR_MP_LOAD);
 	PR_ACQUIRE(p, "smp_load_acquire");
 	kasan_check(p, sizeof(*p), 0);
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	__kmem_load(p, v, PR_MO_ACQUIRE);
+	return v;
 }
 
 static void smp_store_release(intptr_t *p, intptr_t v)
 {
+	__kmem_prepare(p, PR_MP_STORE);
 	PR_RELEASE(p, "smp_store_release");
 	kasan_check(p, sizeof(*p), 1);
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+	__kmem_store(p, v, PR_MO_RELEASE,
+		     __atomic_store_n(p, v, __ATOMIC_RELEASE));
 }
 
 static intptr_t lit_read_once(intptr_t *p)
