@@ -67,7 +67,8 @@ static void litmus_usage(FILE *f)
 "      --trace-dir DIR     where disagreements' traces go (default\n"
 "                          ./" LITMUS_TRACE_DIR ")\n"
 "  -b, --brief             one tab-separated line per test: file, Result,\n"
-"                          verdict, executions, coverage, milliseconds\n"
+"                          verdict, executions, coverage, milliseconds,\n"
+"                          reached/not-reached (or the failure), CPUs\n"
 "  -q, --quiet             print only each test's verdict line\n"
 "  -h, --help              this text\n"
 "\n"
@@ -266,13 +267,13 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		v = V_AGREE;
 
 	if (o->brief) {
-		printf("%s\t%s\t%s\t%llu\t%s\t%.3f\t%s\n", path,
+		printf("%s\t%s\t%s\t%llu\t%s\t%.3f\t%s\t%d\n", path,
 		       litmus_result_text(l)[0] ? litmus_result_text(l) : "-",
 		       verdict_word[v], (unsigned long long)cov.executions,
 		       complete ? "exhaustive" : "incomplete", (t1 - t0) * 1e3,
 		       v == V_ERROR || v == V_DISAGREE ? first.verdict.kind :
 		       litmus_hits(l) ? "reached" : stuck ? "stuck" :
-		       "not-reached");
+		       "not-reached", litmus_nprocs(l));
 		goto out;
 	}
 	if (!o->quiet) {
@@ -428,7 +429,7 @@ int cmd_litmus(int argc, char **argv)
 			v == V_DISAGREE || v == V_ERROR ? EXIT_FOUND : EXIT_NOFAIL;
 
 		if (v == V_BADINPUT && o.brief)
-			printf("%s\t-\tbad-input\t0\t-\t0\t-\n", argv[i]);
+			printf("%s\t-\tbad-input\t0\t-\t0\t-\t0\n", argv[i]);
 		if (r == EXIT_BADINPUT || (r == EXIT_FOUND && rc == EXIT_NOFAIL))
 			rc = r;
 	}
