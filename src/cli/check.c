@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/scnpath.h"
 #include "scenario/scenario.h"
+#include "memory/memory.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ static void summary(const struct scenario *s)
 	for (unsigned i = 0; i < variant_nr_knobs(); i++)
 		if (s->variant.knobs & variant_knob_at(i))
 			printf(", knob %s", variant_knob_name(variant_knob_at(i)));
+	if (s->has_memory)
+		printf(", memory %s", pr_mem_name(s->memory));
 	if (s->expect[0])
 		printf(", expect %s", s->expect);
 	else if (s->expect_pass)

@@ -11,6 +11,11 @@
  * interrupt deliveries and the failure are instant ("i") events.
  */
 #include "report/report.h"
+#include "report/memnotes.h"
+#include "memory/memory.h"
+
+/* Store-buffer threads come after every CPU's. */
+#define BUF_TID	1000
 #include "util/json.h"
 
 #include <string.h>
@@ -52,6 +57,52 @@ static void step_event(FILE *f, const struct pr_report *r, size_t i,
 		sep(f, first);
 		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"name\":\"preempted\"}",
 			e->ctx + 1, (unsigned long long)e->step + 1);
+	}
+}
+
+/*
+ * tso, weak: each CPU's store buffer is a thread of its own ("cpu0 store
+ * buffer", after the CPUs), each store a slice from the step it was made
+ * to the step it reached memory.
+ */
+static void buffered(FILE *f, const struct pr_report *r, int *first)
+{
+	const struct pr_event_log *log = r->log;
+	uint64_t shown = 0;
+
+	for (size_t i = 0; i < log->nmem; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+		uint64_t at, end;
+		char name[PR_EV_NAME + 32];
+
+		if (n->kind != PR_ME_STORE || n->ctx >= log->nctx)
+			continue;
+		if (!(shown & ((uint64_t)1 << n->ctx))) {
+			shown |= (uint64_t)1 << n->ctx;
+			snprintf(name, sizeof(name), "%s store buffer",
+				 log->ctx_name[n->ctx]);
+			sep(f, first);
+			fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":",
+				BUF_TID + n->ctx);
+			pr_json_string(f, name);
+			fprintf(f, "}}");
+			sep(f, first);
+			fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
+				BUF_TID + n->ctx, BUF_TID + n->ctx);
+		}
+		at = pr_mem_note_flushed(log, n);
+		end = at ? at : r->res->steps + 1;
+		snprintf(name, sizeof(name), "%s = 0x%llx", n->obj,
+			 (unsigned long long)n->val);
+		sep(f, first);
+		fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,\"name\":",
+			BUF_TID + n->ctx, (unsigned long long)n->store_step,
+			(unsigned long long)(end > n->store_step ?
+					     end - n->store_step : 1));
+		pr_json_string(f, name);
+		fprintf(f, ",\"cat\":\"buffered\",\"args\":{\"stored\":%llu,"
+			"\"in_memory\":%llu}}", (unsigned long long)n->store_step,
+			(unsigned long long)at);
 	}
 }
 
@@ -102,6 +153,7 @@ void pr_report_chrome(FILE *f, const struct pr_report *r)
 			step_event(f, r, i, &first);
 		a = b + 1;
 	}
+	buffered(f, r, &first);
 	if (r->res->failed) {
 		const struct pr_verdict *v = &r->res->verdict;
 		char name[128];

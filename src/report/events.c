@@ -11,6 +11,7 @@
  */
 #include "runtime/tsan.h"
 #include "report/events.h"
+#include "report/memnotes.h"
 #include "kernel/irq.h"
 #include "kernel/rcu.h"
 #include "runtime/context.h"
@@ -40,6 +41,7 @@ PR_NO_TSAN void pr_event_log_free(struct pr_event_log *log)
 {
 	free(log->ev);
 	free(log->sw);
+	free(log->mem);
 	pr_event_log_init(log);
 }
 
@@ -286,7 +288,9 @@ PR_NO_TSAN int pr_events_replay(struct pr_event_log *log, const struct pr_progra
 	}
 	pr_set_step_observer(on_step);
 	pr_set_decision_observer(on_decision);
+	pr_mem_notes_begin(log);
 	rc = pr_run_once(prog, strat, ro, seed, run, rec_sched, res);
+	pr_mem_notes_end();
 	pr_set_step_observer(NULL);
 	pr_set_decision_observer(NULL);
 	/* The failing context's last access happened: its value now. */

@@ -57,9 +57,28 @@ struct pr_switch {
 	int preempted;		/* @from was still runnable */
 };
 
+/*
+ * What a store buffer did in a tso or weak run (memory/memory.h), one
+ * note per store, flush and load that met a buffered store.
+ */
+struct pr_mem_note {
+	int kind;		/* PR_ME_STORE, _FLUSH, _FORWARD, _STALE */
+	int ctx;		/* the CPU whose buffer holds the store */
+	int reader;		/* FORWARD, STALE: the loading CPU */
+	unsigned size;
+	uint64_t val;		/* the store's value */
+	uint64_t seen;		/* STALE: what the reader got */
+	uint64_t store_step;	/* when the store was made */
+	uint64_t step;		/* when this happened */
+	char obj[PR_EV_NAME];
+};
+
 struct pr_event_log {
 	struct pr_event *ev;
 	size_t n, cap;
+	int memory;		/* the run's model: memory/memory.h's enum */
+	struct pr_mem_note *mem;	/* in step order; none under sc */
+	size_t nmem, memcap;
 	struct pr_switch *sw;
 	size_t nsw, swcap;
 	int nctx;

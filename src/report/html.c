@@ -10,6 +10,8 @@
  * with id "lanes"), so that a test can check a headless rendering.
  */
 #include "report/report.h"
+#include "report/memnotes.h"
+#include "memory/memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,43 @@ static void title_el(FILE *f, const struct pr_report *r,
 		fprintf(f, ")");
 	}
 	fprintf(f, "</title>");
+}
+
+/*
+ * tso, weak: each store's time in its CPU's store buffer, a green strip
+ * along the bottom of the CPU's lane from the store to the step it
+ * reached memory (to the end if it never did).
+ */
+static void buffered(FILE *f, const struct pr_report *r)
+{
+	const struct pr_event_log *log = r->log;
+
+	for (size_t i = 0; i < log->nmem; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+		uint64_t at;
+		double x0, x1;
+		int y;
+
+		if (n->kind != PR_ME_STORE || n->ctx >= log->nctx)
+			continue;
+		at = pr_mem_note_flushed(log, n);
+		x0 = xpos(r, n->store_step);
+		x1 = xpos(r, at ? at : r->res->steps + 1);
+		y = TOP + n->ctx * LANE_H + LANE_H - 9;
+		fprintf(f, "<rect class=\"buffered\" x=\"%.1f\" y=\"%d\" "
+			"width=\"%.1f\" height=\"4\" fill=\"#5a5\" opacity=\"0.7\">"
+			"<title>%s's store buffer: ", x0, y,
+			x1 - x0 < 1 ? 1 : x1 - x0, log->ctx_name[n->ctx]);
+		esc(f, n->obj);
+		fprintf(f, " = 0x%llx, stored at step %llu, ",
+			(unsigned long long)n->val,
+			(unsigned long long)n->store_step);
+		if (at)
+			fprintf(f, "in memory at step %llu</title></rect>\n",
+				(unsigned long long)at);
+		else
+			fprintf(f, "never in memory</title></rect>\n");
+	}
 }
 
 static void lanes(FILE *f, const struct pr_report *r)
@@ -131,6 +170,7 @@ static void lanes(FILE *f, const struct pr_report *r)
 		}
 		a = b + 1;
 	}
+	buffered(f, r);
 	fprintf(f, "</svg>\n");
 }
 
@@ -163,9 +203,13 @@ void pr_report_html(FILE *f, struct pr_report *r)
 	fprintf(f, ": %llu steps, %llu preemptions, <span id=\"lanes\">%d</span> lanes. "
 		"Bars are stretches of steps (orange: interrupt handlers), red ticks "
 		"conflicting accesses, the red cross the failing access, dashed lines "
-		"preemptions.</p>\n",
+		"preemptions%s%s%s.</p>\n",
 		(unsigned long long)r->res->steps,
-		(unsigned long long)r->res->preemptions, r->log->nctx);
+		(unsigned long long)r->res->preemptions, r->log->nctx,
+		r->log->memory ? "; green strips stores waiting in a CPU's store "
+		"buffer (memory model " : "",
+		r->log->memory ? pr_mem_name(r->log->memory) : "",
+		r->log->memory ? ")" : "");
 	lanes(f, r);
 	fprintf(f, "<pre>");
 	if (text)

@@ -17,6 +17,7 @@
  * taking or lock taking is often half the story).
  */
 #include "report/report.h"
+#include "report/memnotes.h"
 #include "report/verdict.h"
 
 #include <stdlib.h>
@@ -292,6 +293,7 @@ void pr_report_text(FILE *f, struct pr_report *r)
 	if (r->fail < 0 && !r->nrel)
 		print_last_accesses(f, r, !!r->focus[0]);
 	print_readers(f, r);
+	pr_report_memory(f, r);
 	fputc('\n', f);
 	pr_report_timeline(f, r);
 	fprintf(f, "%s\n", rule);

@@ -8,8 +8,11 @@
  * (the failing access '>', conflicting accesses '#'), and a ". N steps"
  * row for what it skips.  A '*' ends a stretch whose context was
  * preempted; an interrupt's stretch is labelled with its handler.
+ * Under tso and weak, a "~" row in a CPU's column is a flush: one of its
+ * buffered stores reaching memory (memnotes.h), in step order.
  */
 #include "report/report.h"
+#include "memory/memory.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +89,29 @@ static void event_row(struct tl *t, const struct pr_report *r, size_t i)
 	row(t, r, step, e->ctx, text);
 }
 
+/* The flushes before step @upto, from note *@k on. */
+static void flush_rows(struct tl *t, const struct pr_report *r, size_t *k,
+		       uint64_t upto)
+{
+	const struct pr_event_log *log = r->log;
+	char text[PR_EV_NAME + 64], step[24];
+
+	for (; *k < log->nmem && log->mem[*k].step < upto; (*k)++) {
+		const struct pr_mem_note *n = &log->mem[*k];
+
+		if (n->kind != PR_ME_FLUSH)
+			continue;
+		snprintf(step, sizeof(step), "%llu", (unsigned long long)n->step);
+		snprintf(text, sizeof(text), "~%s = 0x%llx visible (stored %llu)",
+			 n->obj, (unsigned long long)n->val,
+			 (unsigned long long)n->store_step);
+		row(t, r, step, n->ctx, text);
+	}
+}
+
 static void timeline(struct tl *t, const struct pr_report *r)
 {
+	size_t k = 0;	/* the next store-buffer note */
 	const struct pr_event_log *log = r->log;
 	int n = log->nctx < 1 ? 1 : log->nctx;
 	const char *names[PR_MAX_CTX] = { NULL };
@@ -103,6 +127,7 @@ static void timeline(struct tl *t, const struct pr_report *r)
 		while (b + 1 < log->n &&
 		       pr_event_same_thread(&log->ev[b + 1], first))
 			b++;
+		flush_rows(t, r, &k, first->step);
 		if (first->inject >= 0) {
 			snprintf(buf, sizeof(buf), "<interrupt %s>",
 				 first->inject < log->ninj ?
@@ -113,6 +138,7 @@ static void timeline(struct tl *t, const struct pr_report *r)
 		for (size_t i = a + 1; i <= b; i++) {
 			if (i != b && !r->important[i])
 				continue;
+			flush_rows(t, r, &k, log->ev[i].step);
 			if (i > last_shown + 1) {
 				snprintf(buf, sizeof(buf), " . %zu step%s",
 					 i - last_shown - 1,
@@ -124,6 +150,7 @@ static void timeline(struct tl *t, const struct pr_report *r)
 		}
 		a = b + 1;
 	}
+	flush_rows(t, r, &k, r->res->verdict.step + 1);
 	if (r->res->failed) {
 		const struct pr_verdict *v = &r->res->verdict;
 		char step[24];
@@ -147,6 +174,7 @@ void pr_report_timeline(FILE *f, const struct pr_report *r)
 	timeline(&t, r);
 	t.measure = 0;
 	fprintf(f, "Timeline ('>' the failing access, '#' a conflicting one, "
-		"'*' preempted):\n");
+		"'*' preempted%s):\n", r->log->memory ? ", '~' a buffered store "
+		"reaching memory" : "");
 	timeline(&t, r);
 }
