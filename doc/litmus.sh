@@ -28,12 +28,17 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-litmus-corpus.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 (cd "$corpus" && find auto manual -name '*.litmus' | LC_ALL=C sort) >"$tmp/list"
-# Each file's Result: word (Never, Sometimes, Always; DATARACE apart).
-while read -r f; do
-	r=$(sed -n 's/.*Result: *\([A-Za-z]*\)\( DATARACE\)\{0,1\}.*/\1\2/p' \
-		"$corpus/$f" | head -n 1)
-	printf '%s\t%s\n' "$corpus/$f" "${r:--}"
-done <"$tmp/list" >"$tmp/results"
+# Each file's Result: word (Never, Sometimes, Always; DATARACE apart),
+# one awk over every file (the first Result: line of each).
+sed "s|^|$corpus/|" "$tmp/list" | tr '\n' '\0' | xargs -0 awk '
+	FNR == 1 { if (prev != "") print prev "\t" (r == "" ? "-" : r); prev = FILENAME; r = "" }
+	r == "" && /Result:/ {
+		s = $0; sub(/.*Result: */, "", s)
+		w = s; sub(/[^A-Za-z].*/, "", w)
+		if (s ~ /^[A-Za-z]+ DATARACE/) w = w " DATARACE"
+		r = w
+	}
+	END { if (prev != "") print prev "\t" (r == "" ? "-" : r) }' >"$tmp/results"
 total=$(wc -l <"$tmp/list")
 
 for m in sc tso weak; do

@@ -11,11 +11,13 @@
 
 #include <stdint.h>
 #include "kernel/kernel.h"
+#include "kernel/srcu.h"
 
 struct lit_cell {
 	intptr_t v;		/* int, intptr_t, pointer locations */
 	atomic_t a;		/* atomic_t locations */
 	spinlock_t lock;	/* spinlock_t locations */
+	struct srcu_struct srcu;	/* struct srcu_struct locations */
 };
 
 #endif /* PAGERACE_LITMUS_CELL_H */

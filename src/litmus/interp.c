@@ -180,7 +180,9 @@ static int name_cell(const void *obj, char *buf, unsigned len)
 		return 0;
 	i = (a - base) / sizeof(cells[0]);
 	off = (a - base) % sizeof(cells[0]);
-	if (off >= offsetof(struct lit_cell, lock))
+	if (off >= offsetof(struct lit_cell, srcu))
+		snprintf(buf, len, "%s.srcu", l->loc[i].name);
+	else if (off >= offsetof(struct lit_cell, lock))
 		snprintf(buf, len, "%s.lock", l->loc[i].name);
 	else
 		snprintf(buf, len, "%s", l->loc[i].name);
@@ -195,12 +197,15 @@ static void setup(void *arg)
 	running = l;
 	kernel_reset(l->nprocs);
 	kernel_set_obj_resolver(name_cell);
-	memset(cells, 0, sizeof(cells));
+	/* Only the cells this test uses; an SRCU domain only where one is. */
 	for (int i = 0; i < l->nlocs; i++) {
 		struct lit_val v = { l->loc[i].init_kind, l->loc[i].init_val };
 
 		cells[i].v = initial(&v);
 		cells[i].a.counter = (int)initial(&v);
+		spin_lock_init(&cells[i].lock);
+		if (l->loc[i].type == LOC_SRCU)
+			init_srcu_struct(&cells[i].srcu);
 	}
 	for (int p = 0; p < l->nprocs; p++) {
 		for (int r = 0; r < LIT_MAX_REGS; r++)

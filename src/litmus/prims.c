@@ -28,7 +28,7 @@ enum {
 	P_ATOMIC_FETCH_SUB, P_ATOMIC_FETCH_INC, P_ATOMIC_FETCH_DEC,
 	P_ATOMIC_INC_AND_TEST, P_ATOMIC_DEC_AND_TEST, P_ATOMIC_SUB_AND_TEST,
 	P_ATOMIC_CMPXCHG, P_ATOMIC_XCHG, P_ATOMIC_ADD_UNLESS,
-	P_ATOMIC_INC_NOT_ZERO,
+	P_ATOMIC_INC_NOT_ZERO, P_SRCU_LOCK, P_SRCU_UNLOCK, P_SYNC_SRCU,
 };
 
 #define ORD(name, n, lv, code)						\
@@ -87,6 +87,11 @@ static const struct lit_prim prims[] = {
 	ORD("atomic_xchg", 2, 0, P_ATOMIC_XCHG),
 	{ "atomic_add_unless", 3, 0, P_ATOMIC_ADD_UNLESS },
 	{ "atomic_inc_not_zero", 1, 0, P_ATOMIC_INC_NOT_ZERO },
+	{ "srcu_read_lock", 1, 0, P_SRCU_LOCK },
+	{ "srcu_read_unlock", 2, 0, P_SRCU_UNLOCK },
+	{ "synchronize_srcu", 1, 0, P_SYNC_SRCU },
+	{ "synchronize_srcu_expedited", 1, 0, P_SYNC_SRCU },
+	{ "smp_mb__after_srcu_read_unlock", 0, 0, P_MB },
 };
 
 const struct lit_prim *lit_prim_find(const char *name)
@@ -266,6 +271,9 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 	case P_ATOMIC_ADD_UNLESS:
 		return lit_atomic_add_unless(&c->a, (int)a[1], (int)a[2]);
 	case P_ATOMIC_INC_NOT_ZERO: return lit_atomic_add_unless(&c->a, 1, 0);
+	case P_SRCU_LOCK: return srcu_read_lock(&c->srcu);
+	case P_SRCU_UNLOCK: srcu_read_unlock(&c->srcu, (int)a[1]); return 0;
+	case P_SYNC_SRCU: synchronize_srcu(&c->srcu); return 0;
 	}
 	return 0;
 }
