@@ -144,7 +144,7 @@ static struct lit_cond *atom(struct lit_parser *p)
 	return c;
 }
 
-static struct lit_cond *conj(struct lit_parser *p)
+static struct lit_cond *conjunction(struct lit_parser *p)
 {
 	struct lit_cond *l = atom(p);
 
@@ -161,14 +161,14 @@ static struct lit_cond *conj(struct lit_parser *p)
 
 static struct lit_cond *prop(struct lit_parser *p)
 {
-	struct lit_cond *l = conj(p);
+	struct lit_cond *l = conjunction(p);
 
 	while (lit_is(&p->tok, "\\/")) {
 		struct lit_cond *c = cnode(p, CX_OR);
 
 		lit_next(p);
 		c->a = l;
-		c->b = conj(p);
+		c->b = conjunction(p);
 		l = c;
 	}
 	return l;
