@@ -36,7 +36,7 @@ one_line() {
 }
 show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
 
-echo "1..27"
+echo "1..29"
 
 # ---- sc never fails; tso and weak do, under every strategy
 run 0 "$PAGERACE" explore -q -s dfs store-buffering &&
@@ -65,8 +65,8 @@ run 1 "$PAGERACE" replay "$t" && cp "$tmp/out" "$tmp/r1" &&
 	run 1 "$PAGERACE" replay "$t" && cmp -s "$tmp/out" "$tmp/r1" &&
 	grep -q 'reproduced' "$tmp/out"
 ok $? "replay of the tso trace reproduces it, the same report twice"
-grep -q "an older value: cpu[01]'s store of 0x1 at step [0-9]* was still in cpu[01]'s store buffer" "$tmp/out" &&
-	grep -q '^Memory model tso' "$tmp/out" && grep -q '~flag[01] = 0x1 visible' "$tmp/out"
+grep -q "an older value: cpu[01]'s store of 1 at step [0-9]* was still in cpu[01]'s store buffer" "$tmp/out" &&
+	grep -q '^Memory model tso' "$tmp/out" && grep -q '~flag[01] = 1 visible' "$tmp/out"
 ok $? "the report tells the reordering in words and the timeline its flushes"
 [ $? -eq 0 ] || show
 run 1 "$PAGERACE" show -f html "$t" && grep -q 'class="buffered"' "$tmp/out"
@@ -84,8 +84,10 @@ run 1 "$PAGERACE" explore -q -o "$tmp/sc.trace" message-passing &&
 	! grep -q '^memory' "$tmp/sc.trace"
 ok $? "an sc trace is still version 2, no memory line"
 sed 's/^protocol v2$/protocol v2\nmemory weak/' "$srcdir/scenarios/insert-lookup.scn" >"$tmp/w.scn"
-run 0 "$PAGERACE" explore -q -n 50 --json "$tmp/w.scn" &&
-	grep -q '"memory":"weak"' "$tmp/out"
+# (insert-lookup publishes its page with a plain store under the lock:
+# under weak it may fail -- seed 007's F5 -- so either exit is fine here)
+"$PAGERACE" explore -q -n 50 --json --trace-dir "$tmp/h" "$tmp/w.scn" >"$tmp/out" 2>"$tmp/err"
+test $? -le 1 && grep -q '"memory":"weak"' "$tmp/out"
 ok $? "scenario header 'memory weak' applies"
 run 0 "$PAGERACE" explore -q -n 50 --json --memory sc "$tmp/w.scn" &&
 	grep -q '"memory":"sc"' "$tmp/out"
@@ -116,6 +118,10 @@ run 2 "$PAGERACE" explore --memory pso store-buffering && one_line
 ok $? "--memory pso: exit 2, one line"
 run 2 "$PAGERACE" stress --memory tso -n 1 store-buffering && one_line
 ok $? "stress --memory tso: exit 2, one line (stress runs the host's memory)"
+run 2 "$PAGERACE" stress -n 1 "$tmp/w.scn" && one_line && grep -q 'asks for memory weak' "$tmp/err"
+ok $? "stress of a scenario asking for weak: exit 2, one line"
+run 0 "$PAGERACE" stress -n 2 --memory sc "$tmp/w.scn"
+ok $? "stress --memory sc runs it on the host"
 sed 's/^memory tso$/memory pso/' "$t" >"$tmp/edited.trace"
 run 2 "$PAGERACE" replay "$tmp/edited.trace" && one_line &&
 	grep -q "edited.trace:4:8: error: unknown memory model 'pso'" "$tmp/err"

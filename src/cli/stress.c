@@ -131,6 +131,7 @@ static int bad(const char *opt, const char *arg)
 
 int cmd_stress(int argc, char **argv)
 {
+	int set_memory = 0;
 	struct pr_stress_options so = { .seed = 1, .jitter_us = 0,
 					.timeout_ms = 2000 };
 	struct pr_variant cli;
@@ -195,6 +196,7 @@ int cmd_stress(int argc, char **argv)
 
 			if (cli_memory_parse(optarg, "stress", &m))
 				return EXIT_BADINPUT;
+			set_memory = 1;
 			if (m != PR_MEM_SC) {
 				fprintf(stderr, "%s stress: error: --memory %s: "
 					"stress runs real threads on the host's "
@@ -221,6 +223,16 @@ int cmd_stress(int argc, char **argv)
 	cli = variant;
 	if (target_resolve(argv[optind], &tg))
 		return EXIT_BADINPUT;
+	/* --memory sc runs a scenario that asks for tso or weak on the host. */
+	if (tg.scn && tg.scn->has_memory && tg.scn->memory != PR_MEM_SC &&
+	    !set_memory) {
+		fprintf(stderr, "%s stress: error: %s asks for memory %s; stress "
+			"runs real threads on the host's memory (use explore, "
+			"or --memory sc)\n", pr_argv0, tg.name,
+			pr_mem_name(tg.scn->memory));
+		target_release(&tg);
+		return EXIT_BADINPUT;
+	}
 	if (tg.scn) {
 		scenario_apply_variant(tg.scn);
 		if (set_protocol)

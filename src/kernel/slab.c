@@ -228,8 +228,20 @@ PR_NO_TSAN void kmem_cache_free(kmem_cache_t *c, void *obj)
 	 * The freeing CPU's own stores land before the free list's (they
 	 * share its store buffer on real hardware; ours are kept apart).
 	 */
-	if (pr_mem_on)
+	if (pr_mem_on) {
+		int o;
+		uint64_t at;
+
 		pr_mem_fence(PR_MF_MB);
+		/* Another CPU's store to it still on its way: it lands after. */
+		pr_effect(obj, c->size, PR_EFF_READ);
+		if (pr_mem_buffered_in(obj, c->size, &o, &at))
+			pr_fail("use-after-free", obj, "kmem_cache_free(%s): "
+				"%s's store to it at step %llu is still in "
+				"its store buffer and reaches memory after "
+				"the free", c->name, pr_ctx_name(o),
+				(unsigned long long)at);
+	}
 	pr_effect(c, sizeof(*c), PR_EFF_WRITE);
 	pr_effect(obj, c->size, PR_EFF_WRITE);		/* poison, shadow */
 	pr_harness_lock();

@@ -45,6 +45,7 @@ int pr_mem_on;
 static int model;
 static struct buffer buf[PR_MAX_CTX];
 static uint64_t busy;		/* contexts with a nonempty buffer */
+static int waiters;		/* contexts sleeping in wait_upto, drain_all */
 static pr_mem_logger logger;
 
 static void log_ev(int kind, int ctx, int reader, const struct entry *e,
@@ -116,7 +117,8 @@ static void write_out(int ctx, int s)
 
 	memcpy(e->addr, &e->val, e->size);
 	pr_effect(e->addr, e->size, PR_EFF_WRITE);
-	pr_effect(b, sizeof(*b), PR_EFF_WRITE);
+	/* Its slot only: flushes of other slots may commute (rule 6). */
+	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
 	if (logger)
 		log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
 	b->used &= ~(1u << s);
@@ -149,7 +151,9 @@ static void wait_upto(int ctx, uint64_t seq)
 		pr_effect(b, sizeof(*b), PR_EFF_READ);
 		if ((s = oldest(b)) < 0 || b->e[s].seq > seq)
 			return;
+		waiters++;
 		PR_BLOCK(b, "store-buffer");
+		waiters--;
 	}
 }
 
@@ -307,6 +311,8 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 			break;
 		}
 		s = (int)(b->seq % PR_MEM_SLOTS);
+		/* Whether it waits depends on that slot's flush. */
+		pr_effect(&b->e[s], sizeof(b->e[s]), PR_EFF_READ);
 		if (b->used & (1u << s))
 			wait_upto(c, b->e[s].seq);
 		break;
@@ -339,7 +345,15 @@ PR_NO_TSAN void pr_mem_lock(void)
 {
 	int c = self();
 
-	if (c >= 0)
+	/*
+	 * tso: a locked instruction drains.  weak: LKMM's spin_lock is an
+	 * ACQUIRE only -- later accesses stay after it (loads are performed
+	 * in order, later stores are buffered after the lock's exchange), but
+	 * stores made before it may become visible after accesses inside the
+	 * critical section (finding F5 needs exactly that: seed 007 sets the
+	 * page up before write_lock_irq).  The unlock still drains (release).
+	 */
+	if (c >= 0 && model == PR_MEM_TSO)
 		wait_drained(c);
 }
 
@@ -351,8 +365,32 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 		pr_effect(buf, sizeof(buf), PR_EFF_READ);
 		if (!busy)
 			return;
+		waiters++;
 		PR_BLOCK(&busy, "store-buffers");
+		waiters--;
 	}
+}
+
+PR_NO_TSAN int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
+				   uint64_t *step)
+{
+	int c = self();
+
+	for (uint64_t m = busy; m; m &= m - 1) {
+		int o = __builtin_ctzll(m);
+		const struct buffer *b = &buf[o];
+
+		if (o == c)
+			continue;
+		for (int s = 0; s < PR_MEM_SLOTS; s++)
+			if ((b->used & (1u << s)) &&
+			    overlap(b->e[s].addr, b->e[s].size, addr, size)) {
+				*ctx = o;
+				*step = b->e[s].step;
+				return 1;
+			}
+	}
+	return 0;
 }
 
 PR_NO_TSAN void pr_mem_set_logger(pr_mem_logger fn)
@@ -384,7 +422,7 @@ PR_NO_TSAN static void hook_flush(int ctx, int slot)
 }
 
 PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
-				   unsigned *size)
+				   unsigned *size, uint32_t *order)
 {
 	const struct buffer *b = &buf[ctx];
 
@@ -393,6 +431,8 @@ PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
 		return -1;
 	*obj = b->e[slot].addr;
 	*size = b->e[slot].size;
+	*order = b->e[slot].group * 2u +
+		 (b->e[slot].release || model == PR_MEM_TSO);
 	return eligible(b, slot) ? 0 : -1;
 }
 
@@ -400,6 +440,12 @@ PR_NO_TSAN static void hook_reset(void)
 {
 	memset(buf, 0, sizeof(buf));
 	busy = 0;
+	waiters = 0;
+}
+
+PR_NO_TSAN static int hook_waiting(void)
+{
+	return waiters;
 }
 
 static const struct pr_mem_hooks hooks = {
@@ -408,6 +454,7 @@ static const struct pr_mem_hooks hooks = {
 	.flush = hook_flush,
 	.pending = hook_pending,
 	.reset = hook_reset,
+	.waiting = hook_waiting,
 };
 
 PR_NO_TSAN void pr_mem_select(int m)

@@ -27,8 +27,9 @@
  *         rcu_assign_pointer, spin_unlock: a release waits for every
  *         older store) -- so MP without smp_wmb, 2+2W and SB are allowed.
  *         Value-returning atomics (atomic_*_return, *_and_test, xchg,
- *         cmpxchg, test_and_*_bit), smp_mb, lock acquisition and release
- *         drain the CPU's buffer (full barriers); non-value-returning ones
+ *         cmpxchg, test_and_*_bit), smp_mb and lock release drain the
+ *         CPU's buffer (full barriers; lock acquisition is an acquire:
+ *         stores before it may still be buffered); non-value-returning ones
  *         (atomic_inc, set_bit, clear_bit) only flush what coherence and
  *         an earlier smp_wmb require of their own store.
  *
@@ -36,8 +37,8 @@
  * a bug): loads are never reordered with loads or with later stores
  * (MP+wmb without smp_rmb, load buffering LB, and read-to-read coherence
  * shapes are never observed); memory is multi-copy atomic (IRIW without
- * smp_mb, WRC without a release are never observed); lock acquisition
- * and spin_unlock are full barriers; a store's flush can overtake at most
+ * smp_mb, WRC without a release are never observed); spin_unlock is a
+ * full barrier; a store's flush can overtake at most
  * PR_MEM_SLOTS - 1 older stores (a full buffer flushes its oldest first).
  * Address dependencies (rcu_dereference, LOAD_DEP) are therefore always
  * respected, like acquire.
@@ -140,9 +141,10 @@ void pr_mem_prepare(const void *addr, size_t size, int op);
 void pr_mem_fence(int fence);
 
 /*
- * After a lock is taken (spin, read and write locks): drain -- a full
- * barrier, stronger than the acquire LKMM gives.  A release calls
- * pr_mem_prepare(lock, size, PR_MP_DRAIN) before its yield point.
+ * After a lock is taken (spin, read and write locks): under tso drain (a
+ * locked instruction); under weak nothing -- the acquire LKMM gives, as
+ * later loads are in order and later stores buffered after it.  A release
+ * calls pr_mem_prepare(lock, size, PR_MP_DRAIN) before its yield point.
  */
 void pr_mem_lock(void);
 
@@ -152,6 +154,16 @@ void pr_mem_lock(void);
  * waited for is visible.  Drains every CPU's buffer.
  */
 void pr_mem_drain_all(void);
+
+/*
+ * Does a CPU other than the caller still hold a store to
+ * [addr, addr + size) in its buffer?  Then 1, with that CPU in *@ctx and
+ * the step it stored at in *@step.  kmem_cache_free asks: such a store
+ * reaches memory after the free, a use-after-free the missing ordering
+ * makes possible.
+ */
+int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
+		       uint64_t *step);
 
 /* ---- for reports (rich replay) ---------------------------------------- */
 

@@ -37,6 +37,7 @@ static void step_event(FILE *f, const struct pr_report *r, size_t i,
 	pr_json_string(f, e->label);
 	fprintf(f, ",\"cat\":\"%s\",\"args\":{\"step\":%llu,\"object\":",
 		r->important[i] == 2 ? "failing" :
+		r->important[i] == 3 ? "older-value" :
 		r->important[i] ? "conflict" : "step",
 		(unsigned long long)e->step);
 	pr_json_string(f, e->obj);
@@ -73,7 +74,7 @@ static void buffered(FILE *f, const struct pr_report *r, int *first)
 	for (size_t i = 0; i < log->nmem; i++) {
 		const struct pr_mem_note *n = &log->mem[i];
 		uint64_t at, end;
-		char name[PR_EV_NAME + 32];
+		char name[PR_EV_NAME + PR_EV_VALUE + 8];
 
 		if (n->kind != PR_ME_STORE || n->ctx >= log->nctx)
 			continue;
@@ -92,8 +93,7 @@ static void buffered(FILE *f, const struct pr_report *r, int *first)
 		}
 		at = pr_mem_note_flushed(log, n);
 		end = at ? at : r->res->steps + 1;
-		snprintf(name, sizeof(name), "%s = 0x%llx", n->obj,
-			 (unsigned long long)n->val);
+		snprintf(name, sizeof(name), "%s = %s", n->obj, n->val_s);
 		sep(f, first);
 		fprintf(f, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"dur\":%llu,\"name\":",
 			BUF_TID + n->ctx, (unsigned long long)n->store_step,

@@ -60,8 +60,8 @@ PR_NO_TSAN void pr_event_base(const char *obj, char *buf, size_t len)
  * signed, as atomic_t counts are), words in hex, and pointers by the name
  * of what they point to -- never as an address, which moves with ASLR.
  */
-PR_NO_TSAN static void format_value(const void *addr, unsigned size, char *buf,
-			 size_t len)
+PR_NO_TSAN void pr_event_format_value(const void *addr, unsigned size,
+				      char *buf, size_t len)
 {
 	char name[PR_EV_NAME];
 	uint64_t v = 0;
@@ -152,7 +152,7 @@ PR_NO_TSAN static void finish_pending(int ctx, int level)
 	rec.pending[ctx][level] = -1;
 	e = &rec.log->ev[i];
 	if (e->site && e->site->size)
-		format_value(e->addr, e->site->size, e->after,
+		pr_event_format_value(e->addr, e->site->size, e->after,
 			     sizeof(e->after));
 }
 
@@ -182,7 +182,7 @@ PR_NO_TSAN static void on_step(const struct pr_site *site, const void *obj, int 
 	e->addr = obj;
 	pr_site_label(site, e->label, sizeof(e->label));
 	pr_obj_name(obj, e->obj, sizeof(e->obj));
-	format_value(obj, site->size, e->before, sizeof(e->before));
+	pr_event_format_value(obj, site->size, e->before, sizeof(e->before));
 	e->in_rcu = rcu_read_lock_held() != 0;
 	e->irqs_off = irqs_disabled() != 0;
 #if PR_TSAN_ENABLED

@@ -71,6 +71,8 @@ struct pr_mem_note {
 	uint64_t store_step;	/* when the store was made */
 	uint64_t step;		/* when this happened */
 	char obj[PR_EV_NAME];
+	char val_s[PR_EV_VALUE];	/* @val and @seen as reports show */
+	char seen_s[PR_EV_VALUE];	/* them (pr_event_format_value) */
 };
 
 struct pr_event_log {
@@ -103,6 +105,13 @@ int pr_events_replay(struct pr_event_log *log, const struct pr_program *prog,
 
 void pr_event_log_init(struct pr_event_log *log);
 void pr_event_log_free(struct pr_event_log *log);
+
+/*
+ * The @size bytes at @addr as a report shows them: a number, "&page#1"
+ * for an address the namer knows, never a raw pointer.
+ */
+void pr_event_format_value(const void *addr, unsigned size, char *buf,
+			   size_t len);
 
 /* "page#1._count" -> "page#1": the object an access belongs to. */
 void pr_event_base(const char *obj, char *buf, size_t len);

@@ -90,8 +90,9 @@ static void buffered(FILE *f, const struct pr_report *r)
 			"<title>%s's store buffer: ", x0, y,
 			x1 - x0 < 1 ? 1 : x1 - x0, log->ctx_name[n->ctx]);
 		esc(f, n->obj);
-		fprintf(f, " = 0x%llx, stored at step %llu, ",
-			(unsigned long long)n->val,
+		fprintf(f, " = ");
+		esc(f, n->val_s);
+		fprintf(f, ", stored at step %llu, ",
 			(unsigned long long)n->store_step);
 		if (at)
 			fprintf(f, "in memory at step %llu</title></rect>\n",

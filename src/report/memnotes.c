@@ -41,6 +41,10 @@ PR_NO_TSAN static void on_mem(const struct pr_mem_event *ev)
 	/* A flush is a decision's step of its own, the next one. */
 	n->step = ev->kind == PR_ME_FLUSH ? ev->step + 1 : ev->step;
 	pr_obj_name(ev->addr, n->obj, sizeof(n->obj));
+	/* Named now, while the run's objects live; never a raw address. */
+	pr_event_format_value(&ev->val, ev->size, n->val_s, sizeof(n->val_s));
+	pr_event_format_value(&ev->seen, ev->size, n->seen_s,
+			      sizeof(n->seen_s));
 	/*
 	 * A load served from its own CPU's buffer: the event's value at the
 	 * yield point (read from memory) is not what the load got.
@@ -49,8 +53,8 @@ PR_NO_TSAN static void on_mem(const struct pr_mem_event *ev)
 		for (size_t i = log->n; i-- > 0;)
 			if (log->ev[i].ctx == ev->reader) {
 				snprintf(log->ev[i].before,
-					 sizeof(log->ev[i].before), "%llu",
-					 (unsigned long long)ev->val);
+					 sizeof(log->ev[i].before), "%s",
+					 n->val_s);
 				break;
 			}
 }
@@ -83,6 +87,25 @@ uint64_t pr_mem_note_flushed(const struct pr_event_log *log,
 	return 0;
 }
 
+void pr_mem_mark_stale(struct pr_report *r)
+{
+	const struct pr_event_log *log = r->log;
+	size_t e = 0;
+
+	/* Notes and events are both in step order. */
+	for (size_t i = 0; i < log->nmem; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+
+		if (n->kind != PR_ME_STALE)
+			continue;
+		while (e < log->n && log->ev[e].step < n->step)
+			e++;
+		for (size_t k = e; k < log->n && log->ev[k].step == n->step; k++)
+			if (log->ev[k].ctx == n->reader && !r->important[k])
+				r->important[k] = 3;
+	}
+}
+
 #define MAX_TOLD	12
 
 void pr_report_memory(FILE *f, const struct pr_report *r)
@@ -108,11 +131,11 @@ void pr_report_memory(FILE *f, const struct pr_report *r)
 		if (n->kind != PR_ME_STALE)
 			continue;
 		at = pr_mem_note_flushed(log, n);
-		fprintf(f, "  %s read %s = 0x%llx at step %llu, an older value: "
-			"%s's store of 0x%llx at step %llu was still in %s's "
+		fprintf(f, "  %s read %s = %s at step %llu, an older value: "
+			"%s's store of %s at step %llu was still in %s's "
 			"store buffer", log->ctx_name[n->reader], n->obj,
-			(unsigned long long)n->seen, (unsigned long long)n->step,
-			log->ctx_name[n->ctx], (unsigned long long)n->val,
+			n->seen_s, (unsigned long long)n->step,
+			log->ctx_name[n->ctx], n->val_s,
 			(unsigned long long)n->store_step, log->ctx_name[n->ctx]);
 		if (at)
 			fprintf(f, " (it reached memory at step %llu)\n",
@@ -132,8 +155,8 @@ void pr_report_memory(FILE *f, const struct pr_report *r)
 
 			if (n->kind != PR_ME_STORE || pr_mem_note_flushed(log, n))
 				continue;
-			fprintf(f, "  %s's store of 0x%llx to %s at step %llu\n",
-				log->ctx_name[n->ctx], (unsigned long long)n->val,
+			fprintf(f, "  %s's store of %s to %s at step %llu\n",
+				log->ctx_name[n->ctx], n->val_s,
 				n->obj, (unsigned long long)n->store_step);
 			told++;
 		}

@@ -23,6 +23,13 @@ uint64_t pr_mem_note_flushed(const struct pr_event_log *log,
 
 struct pr_report;
 /*
+ * Mark (important 3, '<' in the timeline) every load that read an older
+ * value while a newer store sat in another CPU's buffer, unless it is
+ * marked already.
+ */
+void pr_mem_mark_stale(struct pr_report *r);
+
+/*
  * The "Memory" section of the text report: the model, and every load
  * that read an older value while a newer store sat in another CPU's
  * buffer, in words.  Prints nothing under sc.

@@ -134,6 +134,7 @@ int pr_report_init(struct pr_report *r, const struct pr_event_log *log,
 		r->important[r->related[i]] = 1;
 	if (r->fail >= 0)
 		r->important[r->fail] = 2;
+	pr_mem_mark_stale(r);
 	for (size_t i = 0; i < log->n; i++)
 		if (r->important[i])
 			pr_symtab_add(r->st, &log->ev[i]);

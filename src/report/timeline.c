@@ -75,7 +75,8 @@ static void event_row(struct tl *t, const struct pr_report *r, size_t i)
 {
 	const struct pr_event *e = &r->log->ev[i];
 	char text[sizeof(e->label) + 2 * PR_EV_VALUE + 8], step[24];
-	char mark = r->important[i] == 2 ? '>' : r->important[i] ? '#' : ' ';
+	char mark = r->important[i] == 2 ? '>' : r->important[i] == 3 ? '<' :
+		    r->important[i] ? '#' : ' ';
 
 	snprintf(step, sizeof(step), "%llu", (unsigned long long)e->step);
 	if (r->important[i] && e->before[0] && e->after[0] &&
@@ -94,7 +95,7 @@ static void flush_rows(struct tl *t, const struct pr_report *r, size_t *k,
 		       uint64_t upto)
 {
 	const struct pr_event_log *log = r->log;
-	char text[PR_EV_NAME + 64], step[24];
+	char text[PR_EV_NAME + PR_EV_VALUE + 32], step[24];
 
 	for (; *k < log->nmem && log->mem[*k].step < upto; (*k)++) {
 		const struct pr_mem_note *n = &log->mem[*k];
@@ -102,9 +103,8 @@ static void flush_rows(struct tl *t, const struct pr_report *r, size_t *k,
 		if (n->kind != PR_ME_FLUSH)
 			continue;
 		snprintf(step, sizeof(step), "%llu", (unsigned long long)n->step);
-		snprintf(text, sizeof(text), "~%s = 0x%llx visible (stored %llu)",
-			 n->obj, (unsigned long long)n->val,
-			 (unsigned long long)n->store_step);
+		snprintf(text, sizeof(text), "~%s = %s visible (stored %llu)",
+			 n->obj, n->val_s, (unsigned long long)n->store_step);
 		row(t, r, step, n->ctx, text);
 	}
 }
@@ -174,7 +174,7 @@ void pr_report_timeline(FILE *f, const struct pr_report *r)
 	timeline(&t, r);
 	t.measure = 0;
 	fprintf(f, "Timeline ('>' the failing access, '#' a conflicting one, "
-		"'*' preempted%s):\n", r->log->memory ? ", '~' a buffered store "
-		"reaching memory" : "");
+		"'*' preempted%s):\n", r->log->memory ? ", '<' a load that read "
+		"an older value, '~' a buffered store reaching memory" : "");
 	timeline(&t, r);
 }

@@ -144,7 +144,8 @@ PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
 			return -1;
 		p->ctx = code / PR_MEM_SLOTS;
 		p->runnable = sched_rt.mem->pending(p->ctx, code % PR_MEM_SLOTS,
-						    &p->obj, &size) == 0;
+						    &p->obj, &size,
+						    &p->order) == 0;
 		p->size = size;
 		p->flush = 1;
 		return 0;

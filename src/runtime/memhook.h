@@ -21,10 +21,19 @@ struct pr_mem_hooks {
 	unsigned (*flushable)(int ctx);
 	/* Write the store in @slot of @ctx's buffer to memory. */
 	void (*flush)(int ctx, int slot);
-	/* What flushing @slot of @ctx would write: @obj, @size bytes. */
-	int (*pending)(int ctx, int slot, const void **obj, unsigned *size);
+	/*
+	 * What flushing @slot of @ctx would write: @obj, @size bytes; and
+	 * its @order among the buffer's stores: its smp_wmb group times 2,
+	 * plus 1 if it waits for every older store (a release; every store
+	 * under tso).  Two flushes of one buffer commute when their orders
+	 * are equal and even (strategy/dependence.c, rule 6).
+	 */
+	int (*pending)(int ctx, int slot, const void **obj, unsigned *size,
+		       uint32_t *order);
 	/* Empty every buffer: a run begins. */
 	void (*reset)(void);
+	/* Contexts sleeping until their buffers drain (smp_mb, ...). */
+	int (*waiting)(void);
 };
 
 /* NULL (sc) or the model's hooks; set before runs, not during one. */

@@ -142,19 +142,36 @@ PR_TSAN_INVISIBLE static void switch_to(int t)
  * Ask the strategy.  Under a memory model, a strategy blind to flushes
  * (sees_memory 0: random, pct, pos, surw, portfolio) never sees them: the
  * scheduler flushes first, each time with probability 1/2 and always when
- * nothing else can run, from its own generator (seeded by seed and run,
- * so a run stays a function of them), then shows the strategy the first
- * n - mem choices -- the same array it gets under sc.
+ * nothing else can run or a context sleeps until its buffer drains, from
+ * its own generator (seeded by seed and run, so a run stays a function of
+ * them), then shows the strategy the first n - mem choices -- the same
+ * array it gets under sc.  A budget longer than MEM_TICK steps is served
+ * in ticks of MEM_TICK: at each tick the scheduler may flush, then the
+ * running context goes on without asking the strategy again, so a store
+ * never waits unboundedly for a decision (real buffers drain in bounded
+ * time; a context retrying on a half-visible state would otherwise spin
+ * through a whole PCT budget).
  */
+#define MEM_TICK	64
+
 PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
 {
 	struct pr_strategy *st = sched_rt.strat;
 	int k = cs->n - cs->mem, mem = cs->mem, idx;
 
-	if (!mem || st->ops->sees_memory)
+	if (!sched_rt.mem || st->ops->sees_memory)
 		return st->ops->pick(st, cs, budget);
-	if (k == 0 || pr_rng_below(&sched_rt.mem_rng, 2) == 0)
+	if (mem && (k == 0 || sched_rt.mem->waiting() ||
+		    pr_rng_below(&sched_rt.mem_rng, 2) == 0))
 		return k + (int)pr_rng_below(&sched_rt.mem_rng, (uint64_t)mem);
+	if (cs->reason == PR_R_BUDGET && sched_rt.mem_left > 0 &&
+	    cs->current >= 0) {
+		*budget = sched_rt.mem_left;	/* the tick: go on */
+		return cs->current;
+	}
+	sched_rt.mem_left = 0;
+	if (!mem)
+		return st->ops->pick(st, cs, budget);
 	cs->n = k;
 	cs->mem = 0;
 	idx = st->ops->pick(st, cs, budget);
@@ -167,9 +184,11 @@ PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
  * A flush chosen: one step of its own, in a segment of its own (choice
  * code PR_CHOICE_MEM + ...), taken on no context's stack -- the running
  * context stays where it is and, chosen next, goes on without counting a
- * preemption.  Preemption bounds count context switches only: flushes are
- * free, so a bound K covers every reordering of the runs with at most K
- * switches.
+ * preemption.  The run's preemption count (pr_run_result, reports) counts
+ * context switches only.  A preemption bound (dfs, dpor: strategy/tree.c)
+ * also counts a flush chosen while the running context could go on: a
+ * bound K covers the runs with at most K switches and early flushes
+ * together; flushes when no context can go on are free.
  */
 PR_NO_TSAN static void flush(const struct pr_choice *ch, int code)
 {
@@ -251,6 +270,11 @@ again:
 	left = sched_rt.opts->max_steps + 1 - sched_rt.steps;
 	if (budget < 1)
 		budget = 1;
+	if (sched_rt.mem && !sched_rt.strat->ops->sees_memory) {
+		sched_rt.mem_left = budget > MEM_TICK ? budget - MEM_TICK : 0;
+		if (budget > MEM_TICK)
+			budget = MEM_TICK;
+	}
 	if ((uint64_t)budget > left)
 		budget = (int64_t)left;
 	sched_rt.budget_start = pr_hot.budget = budget;

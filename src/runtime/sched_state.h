@@ -95,6 +95,7 @@ struct sched_rt {
 	/* A memory model other than sc (memhook.h), or NULL. */
 	const struct pr_mem_hooks *mem;
 	struct pr_rng mem_rng;	/* flushes for strategies blind to them */
+	int64_t mem_left;	/* their budget beyond the current tick */
 };
 
 extern struct sched_rt sched_rt;

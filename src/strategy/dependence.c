@@ -33,10 +33,14 @@
  *     CPU c to memory -- is a write of the store's bytes (rule 1: it
  *     depends on every access and flush of those bytes, including the
  *     store step that buffered it, which is how a store comes to happen
- *     before its flush), wakes spin-waiters (rule 2), depends on every
- *     other flush of c's buffer (flushing one store can make another
- *     eligible: coherence, smp_wmb, release), and depends on deliveries
- *     to c (rule 4, as any step of c).  A step of c that drains its
+ *     before its flush), wakes spin-waiters (rule 2), depends on the
+ *     other flushes of c's buffer that could wait for it or it for them
+ *     -- another smp_wmb group, a release, every store under tso, the
+ *     same bytes (flushing one makes the other eligible; two stores of
+ *     one group to different bytes are both eligible or not whatever the
+ *     other does, and commute) -- and on deliveries to c (rule 4, as any
+ *     step of c).  A flush reports writing its own slot, which a context
+ *     waiting for the buffer (or for that slot, to store) reads.  A step of c that drains its
  *     buffer (smp_mb, a full atomic, a lock, a load overlapping a store
  *     in part) reports the drained stores as write effects, so it depends
  *     on the flushes it disables by rule 1.  A store step or a load that
@@ -64,6 +68,7 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 		e->kind = PR_K_STORE;
 		e->obj = p.obj;
 		e->size = p.size;
+		e->order = p.order;
 		e->flags |= PR_EV_WROTE | PR_EV_FLUSH;
 		return;
 	}
@@ -176,8 +181,10 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 
 	if ((a->flags | b->flags) & PR_EV_ALL)
 		return 1;
-	if ((a->flags & b->flags & PR_EV_FLUSH) && a->ctx == b->ctx)
-		return 1;	/* rule 6: one buffer */
+	/* Rule 6: one buffer, unless neither can wait for the other. */
+	if ((a->flags & b->flags & PR_EV_FLUSH) && a->ctx == b->ctx &&
+	    (a->order != b->order || (a->order & 1)))
+		return 1;
 	if (enables_or_redirects(a, b) || enables_or_redirects(b, a))
 		return 1;
 	ha = access_of(a, &aa);

@@ -40,23 +40,23 @@ struct pr_event {
 	uint8_t flags;		/* PR_EV_* flags */
 	uint8_t neff;
 	uint32_t size;		/* bytes at obj; 0: unknown, one byte */
+	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 	const void *obj;
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };
 
 /*
- * A store-buffer flush (memory models, PR_CHOICE_MEM codes) is a process
- * of its own: slot s of context c's buffer is process
- * PR_MAX_PROCS - 1 - (c * PR_MEM_SLOTS + s), counted down from the top
- * of the injections' range (runs under a memory model have few CPUs and
- * few injections; tree.c refuses a run where the two meet).  Its steps
- * are the stores that pass through that slot, in program order.  May be
- * negative for a code no process can take.
+ * Contexts and injections.  A store-buffer flush (memory models,
+ * PR_CHOICE_MEM codes) is a process of its own too -- slot s of context
+ * c's buffer, whose steps are the stores that pass through that slot, in
+ * program order -- but its number is given by the search tree (tree.c),
+ * counting down from the top of the injections' range in the order the
+ * slots are first met; -1 here.
  */
 static inline int pr_event_proc(int code)
 {
 	if (code >= PR_CHOICE_MEM)
-		return PR_MAX_PROCS - 1 - (code - PR_CHOICE_MEM);
+		return -1;
 	return code >= PR_CHOICE_EVENT ? PR_MAX_CTX + code - PR_CHOICE_EVENT
 				       : code;
 }

@@ -40,7 +40,7 @@ struct pr_choice {
  */
 #define PR_CHOICE_EVENT	64
 #define PR_CHOICE_MEM	192
-#define PR_MEM_SLOTS	4
+#define PR_MEM_SLOTS	8
 PR_NO_TSAN static inline int pr_choice_code(const struct pr_choice *c)
 {
 	if (c->mem >= 0)
@@ -59,8 +59,13 @@ enum pr_reason {
 	PR_R_IRET,	/* an injected event's handler returned */
 };
 
-/* Contexts and injections (64), then at most 40 * 4 buffered stores. */
-#define PR_MAX_CHOICES	224
+/*
+ * Contexts and injections (64), then at most 40 * 8 buffered stores: a
+ * buffer of 4 always flushed a seed's page set-up before the insert that
+ * publishes the page (the knob insert-node-no-wmb could not show), and
+ * real store buffers hold more.
+ */
+#define PR_MAX_CHOICES	400
 
 struct pr_choices {
 	int n;
@@ -157,6 +162,7 @@ struct pr_pending {
 	int runnable;
 	int flush;		/* a store-buffer flush: writes @size at @obj */
 	unsigned size;
+	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 };
 int pr_sched_pending(int code, struct pr_pending *p);
 

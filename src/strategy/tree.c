@@ -104,11 +104,19 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 }
 
 /* Did the decision at @nd preempt the context that could have gone on? */
+/*
+ * A flush chosen while the running context could go on counts too: it
+ * makes that context's stores visible early, a reordering against what
+ * the context does next, and a bound that let such flushes go free spent
+ * its budget on flush orders deep in the tree before any context switch
+ * near its root.  A flush when no context can go on (it finished,
+ * blocked, waits for its buffer) is free, as any choice there is.
+ */
 PR_NO_TSAN static int preempts(const struct pr_tree *t,
 			       const struct pr_tnode *nd)
 {
-	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur &&
-	       !(t->memprocs & PR_PROC_BIT(nd->chosen));
+	(void)t;
+	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
 }
 
 PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
@@ -125,16 +133,24 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 
 		p = pr_event_proc(code);
 		if (code >= PR_CHOICE_MEM) {
-			if (p < PR_MAX_CTX + pr_nr_inject()) {
-				snprintf(t->error, t->errlen,
-					 "step %zu: too many CPUs with store "
-					 "buffers for a systematic search "
-					 "(%d injections leave room for %d "
-					 "buffer slots)", d, pr_nr_inject(),
-					 PR_MAX_INJECT - pr_nr_inject());
-				return -1;
+			uint8_t *mp = &t->mem_proc[code - PR_CHOICE_MEM];
+
+			if (!*mp) {
+				p = PR_MAX_PROCS - 1 - t->mem_procs;
+				if (p < PR_MAX_CTX + pr_nr_inject()) {
+					snprintf(t->error, t->errlen,
+						 "step %zu: too many store-buffer "
+						 "slots in use for a systematic "
+						 "search (%d injections leave room "
+						 "for %d)", d, pr_nr_inject(),
+						 PR_MAX_INJECT - pr_nr_inject());
+					return -1;
+				}
+				*mp = (uint8_t)(p + 1);
+				t->mem_procs++;
+				t->memprocs |= PR_PROC_BIT(p);
 			}
-			t->memprocs |= PR_PROC_BIT(p);
+			p = *mp - 1;
 		}
 		t->code_of[p] = code;
 		en |= PR_PROC_BIT(p);
@@ -201,6 +217,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		}
 	}
 	pr_event_begin(&nd->ev, t->code_of[nd->chosen]);
+	nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
 	/*
 	 * A bounded search explores deliveries before a context's first step
 	 * and wherever a switch is free too: later, the same delivery may
@@ -221,10 +238,10 @@ PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
 	if (t->bound < 0 || nd->cur == PR_NO_PROC ||
 	    nd->preemptions < (uint32_t)t->bound)
 		return nd->enabled;
-	/* Flushes are free: a bound counts context switches only. */
-	if ((nd->enabled & ~t->memprocs) != PR_PROC_BIT(nd->cur))
+	/* Early flushes are preemptions too (preempts()). */
+	if (nd->enabled != PR_PROC_BIT(nd->cur))
 		t->bound_cut = 1;
-	return PR_PROC_BIT(nd->cur) | (nd->enabled & t->memprocs);
+	return PR_PROC_BIT(nd->cur);
 }
 
 /*

@@ -81,8 +81,16 @@ struct pr_tree {
 
 	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
 	int code_of[PR_MAX_PROCS];	/* a process's choice code */
-	pr_procset memprocs;	/* processes that are store-buffer flushes:
-				 * free, never a preemption (sched.c) */
+	pr_procset memprocs;	/* processes that are store-buffer flushes
+				 * (never an injection's: interrupts_of) */
+	/*
+	 * A flush's process (dependence.h): proc + 1 by its code's offset
+	 * from PR_CHOICE_MEM, 0 until first met; given from PR_MAX_PROCS - 1
+	 * down.  The search replays its prefixes, so first-met order, and so
+	 * the numbering, is the same in every execution.
+	 */
+	uint8_t mem_proc[PR_MAX_CTX * PR_MEM_SLOTS];
+	int mem_procs;		/* given so far */
 	int abandoned;		/* this execution */
 	int exhausted;
 	int bound_cut;
