@@ -24,6 +24,7 @@ int cmd_check(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
+int cmd_litmus(int argc, char **argv);
 
 /*
  * What a command runs: a built-in program, or a scenario file (then @scn
@@ -32,11 +33,13 @@ int cmd_stress(int argc, char **argv);
  * or the scenario file's base name without its extension.
  */
 struct scenario;
+struct litmus;
 struct target {
 	const struct pr_program *prog;
 	const char *name;
 	char short_name[64];
 	struct scenario *scn;
+	struct litmus *lit;	/* a litmus test (FILE.litmus), or NULL */
 	char *text;
 	size_t text_len;
 	struct pr_program scn_prog;

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/scnpath.h"
 #include "programs/programs.h"
+#include "litmus/litmus.h"
 #include "scenario/scenario.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ static const struct command {
 	{ "check", cmd_check, "validate scenario files without running them" },
 	{ "ops", cmd_ops, "list the operations scenario bodies may call" },
 	{ "stress", cmd_stress, "run the CPUs as real threads, repeatedly: outcome histogram" },
+	{ "litmus", cmd_litmus, "run LKMM litmus tests exhaustively, check their Result:" },
 	{ "merge", cmd_merge, "combine the --json summaries of explore --shard I/N" },
 };
 
@@ -68,10 +70,24 @@ static int target_scenario(const char *name, char *text, size_t len,
 	struct scn_error e;
 	char msg[1024];
 	const char *b = strrchr(name, '/');
-	size_t n;
+	size_t n, nl = strlen(name);
 
-	t->scn = scenario_parse(name, text, len, &e);
-	if (!t->scn) {
+	/* A litmus test (litmus/litmus.h) runs as a program of its own. */
+	if (nl > 7 && !strcmp(name + nl - 7, ".litmus")) {
+		struct lit_error le;
+
+		t->lit = litmus_parse(name, text, len, &le);
+		if (!t->lit) {
+			lit_error_format(&le, msg, sizeof(msg));
+			fputs(msg, stderr);
+			free(text);
+			return -1;
+		}
+		litmus_program(t->lit, &t->scn_prog);
+	} else {
+		t->scn = scenario_parse(name, text, len, &e);
+	}
+	if (!t->scn && !t->lit) {
 		scn_error_format(&e, msg, sizeof(msg));
 		fputs(msg, stderr);
 		free(text);
@@ -79,7 +95,8 @@ static int target_scenario(const char *name, char *text, size_t len,
 	}
 	t->text = text;
 	t->text_len = len;
-	scenario_program(t->scn, &t->scn_prog);
+	if (t->scn)
+		scenario_program(t->scn, &t->scn_prog);
 	t->prog = &t->scn_prog;
 	b = b ? b + 1 : name;
 	n = strcspn(b, ".");
@@ -151,8 +168,10 @@ int target_from_text(const char *name, const char *text, struct target *t)
 void target_release(struct target *t)
 {
 	scenario_free(t->scn);
+	litmus_free(t->lit);
 	free(t->text);
 	t->scn = NULL;
+	t->lit = NULL;
 	t->text = NULL;
 }
 

@@ -47,11 +47,24 @@
 #include "kernel/preempt.h"
 #include "memory/memory.h"
 
+#include <string.h>
+
 static struct {
 	uint64_t clock;			/* ticks at section starts and calls */
 	struct rcu_head *head, **tail;	/* FIFO, oldest stamp first */
 	unsigned long queued, invoked;
 	int sync_waiters;		/* contexts in synchronize_rcu */
+	/*
+	 * Per waiting context: the CPUs (kcpu slots) it still waits for,
+	 * those in a read-side section when it ticked the clock, and its own
+	 * wait queue.  A reader leaving its section clears its bit and wakes
+	 * a waiter only once that waiter's mask is empty, so a waiter never
+	 * wakes up to find its grace period still running: no spurious
+	 * wake-ups for dpor to interleave (litmus tests with several
+	 * synchronize_rcu calls and readers were thousands of times larger).
+	 */
+	uint64_t sync_mask[PR_MAX_CTX];
+	char sync_wq[PR_MAX_CTX];
 	int daemon;			/* its context id, -1: none */
 	int waitq;			/* address is the wait queue */
 	char gp;			/* ThreadSanitizer: grace periods */
@@ -64,6 +77,7 @@ PR_NO_TSAN void rcu_reset(void)
 	rcu.tail = &rcu.head;
 	rcu.queued = rcu.invoked = 0;
 	rcu.sync_waiters = 0;
+	memset(rcu.sync_mask, 0, sizeof(rcu.sync_mask));
 	rcu.daemon = -1;
 }
 
@@ -110,6 +124,27 @@ PR_NO_TSAN void rcu_read_lock(void)
 	}
 }
 
+/*
+ * The reader in kcpu slot @slot left its outermost section: no waiter
+ * waits for it any more; wake those that waited for nobody else.
+ */
+PR_NO_TSAN static void sync_reader_left(int slot)
+{
+	uint64_t bit = 1ull << slot;
+
+	if (slot >= 64)
+		return;
+	pr_effect(rcu.sync_mask, sizeof(rcu.sync_mask), PR_EFF_WRITE);
+	pr_harness_lock();
+	for (int i = 0; i < PR_MAX_CTX; i++)
+		if (rcu.sync_mask[i] & bit) {
+			rcu.sync_mask[i] &= ~bit;
+			if (!rcu.sync_mask[i] && pr_self() >= 0)
+				pr_wake(&rcu.sync_wq[i]);
+		}
+	pr_harness_unlock();
+}
+
 PR_NO_TSAN void rcu_read_unlock(void)
 {
 	struct kcpu *c = this_kcpu();
@@ -121,16 +156,21 @@ PR_NO_TSAN void rcu_read_unlock(void)
 	if (c->rcu_nesting == 1) {
 		pr_effect(c, sizeof(*c), PR_EFF_WRITE);
 		pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_READ);
-		pr_effect(&rcu.sync_waiters, sizeof(rcu.sync_waiters),
-			  PR_EFF_READ);
+		/*
+		 * No effect on rcu.sync_waiters: what the unlock does for
+		 * waiters is in sync_reader_left's effect, and with none
+		 * waiting (every mask empty) it does nothing a later
+		 * synchronize_rcu could see but the kcpu write above.
+		 */
 		pr_tsan_release(&rcu.gp);
 		__atomic_store_n(&c->rcu_nesting, 0, __ATOMIC_RELAXED);
 		/* Seen leaving by whoever queues or waits next, or we see them. */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		/* A grace period may have ended: let its waiters look. */
-		wake = (__atomic_load_n(&rcu.head, __ATOMIC_RELAXED) ||
-			__atomic_load_n(&rcu.sync_waiters, __ATOMIC_RELAXED)) &&
+		/* A grace period may have ended: let the daemon look. */
+		wake = __atomic_load_n(&rcu.head, __ATOMIC_RELAXED) &&
 		       pr_self() >= 0;
+		if (__atomic_load_n(&rcu.sync_waiters, __ATOMIC_RELAXED))
+			sync_reader_left(kcpu_slot());
 	} else {
 		__atomic_store_n(&c->rcu_nesting, c->rcu_nesting - 1,
 				 __ATOMIC_RELAXED);
@@ -241,7 +281,8 @@ PR_NO_TSAN int rcu_start_daemon(void)
 PR_NO_TSAN void synchronize_rcu(void)
 {
 	struct kcpu *c = this_kcpu();
-	uint64_t stamp;
+	uint64_t stamp, mask = 0;
+	int me = pr_self();
 
 	if (c->rcu_nesting)
 		pr_fail("deadlock", NULL,
@@ -254,7 +295,7 @@ PR_NO_TSAN void synchronize_rcu(void)
 	pr_harness_lock();
 	stamp = __atomic_add_fetch(&rcu.clock, 1, __ATOMIC_RELAXED);
 	pr_harness_unlock();
-	if (pr_self() < 0) {
+	if (me < 0) {
 		if (!grace_period_over(stamp))
 			pr_fail("deadlock", NULL, "synchronize_rcu outside a "
 				"run with a CPU left in a read-side section");
@@ -263,16 +304,27 @@ PR_NO_TSAN void synchronize_rcu(void)
 	}
 	pr_harness_lock();
 	__atomic_fetch_add(&rcu.sync_waiters, 1, __ATOMIC_RELAXED);
+	/* Seen by every reader that leaves after this, or we see it leave. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	/* The readers this grace period waits for (grace_period_over's). */
+	pr_effect(kcpu, sizeof(kcpu), PR_EFF_READ);
+	pr_effect(rcu.sync_mask, sizeof(rcu.sync_mask), PR_EFF_WRITE);
+	for (int i = 0; i < KCPU_SLOTS && i < 64; i++)
+		if (__atomic_load_n(&kcpu[i].rcu_nesting, __ATOMIC_RELAXED) > 0 &&
+		    __atomic_load_n(&kcpu[i].rcu_start, __ATOMIC_RELAXED) < stamp)
+			mask |= 1ull << i;
+	rcu.sync_mask[me] = mask;
 	pr_harness_unlock();
 	for (;;) {
 		int over;
 
+		pr_effect(rcu.sync_mask, sizeof(rcu.sync_mask), PR_EFF_READ);
 		pr_harness_lock();
-		over = grace_period_over(stamp);
+		over = rcu.sync_mask[me] == 0;
 		pr_harness_unlock();
 		if (over)
 			break;
-		PR_BLOCK(&rcu.waitq, "synchronize_rcu");
+		PR_BLOCK(&rcu.sync_wq[me], "synchronize_rcu");
 	}
 	pr_harness_lock();
 	__atomic_fetch_sub(&rcu.sync_waiters, 1, __ATOMIC_RELAXED);

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - what the litmus room's files share: tokens, the syntax
+ * tree of the process bodies, locations, the condition, and the parser's
+ * state.
+ */
+#ifndef PAGERACE_LITMUS_INTERNAL_H
+#define PAGERACE_LITMUS_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdint.h>
+#include "litmus/litmus.h"
+
+#define LIT_MAX_PROCS	32	/* P0 .. P31: contexts (PR_MAX_CTX) */
+#define LIT_MAX_LOCS	64	/* shared locations */
+#define LIT_MAX_REGS	32	/* registers (and parameters) per process */
+#define LIT_MAX_ARGS	4
+#define LIT_MAX_OBS	64	/* values a final state records */
+#define LIT_MAX_OUTCOMES (1 << 20)	/* distinct final states */
+#define LIT_MAX_DEPTH	64	/* nesting of expressions and statements */
+#define LIT_NAME	48
+
+/* ---- tokens (lexer.c) ---- */
+enum lit_tok { T_EOF, T_IDENT, T_NUM, T_PUNCT };
+
+struct lit_token {
+	enum lit_tok kind;
+	char text[LIT_NAME];	/* identifier or punctuation */
+	long long num;
+	int line, col;
+	size_t off, end;	/* byte offsets in the text: start, past the end */
+};
+
+struct lit_lexer {
+	const char *name, *text;
+	size_t len, pos;
+	int line, col;
+	int depth;		/* braces open: OCaml comments only at 0 */
+	int init;		/* in the init block: OCaml comments there too */
+	const char *result;	/* after "Result:" in a comment, or NULL */
+	size_t result_len;
+};
+
+/* ---- locations ---- */
+enum lit_loc_type { LOC_INT, LOC_ATOMIC, LOC_SPINLOCK, LOC_SRCU };
+
+struct lit_loc {
+	char name[LIT_NAME];
+	enum lit_loc_type type;
+	int init_kind;		/* 0 number, 1 address of location init_val */
+	long long init_val;
+};
+
+/* A value as a final state records it: a number or a location's address. */
+struct lit_val {
+	int is_addr;
+	long long v;		/* number, or location index */
+};
+
+/* ---- expressions and statements ---- */
+enum lit_ex {
+	EX_NUM, EX_REG, EX_LOC,	/* EX_LOC: the address of location idx */
+	EX_UN, EX_BIN, EX_ASSIGN, EX_CALL, EX_DEREF, EX_COND,
+};
+
+struct lit_expr {
+	enum lit_ex kind;
+	int op;			/* EX_UN/EX_BIN: operator (a punct code) */
+	int line, col;
+	long long num;
+	int idx;		/* register, location, or primitive */
+	int nargs;
+	struct lit_expr *a, *b, *c;
+	struct lit_expr *args[LIT_MAX_ARGS];
+};
+
+enum lit_st { ST_EXPR, ST_IF, ST_BLOCK, ST_NOP };
+
+struct lit_stmt {
+	enum lit_st kind;
+	struct lit_expr *e;
+	struct lit_stmt *then, *els;
+	struct lit_stmt **body;
+	int n;
+};
+
+struct lit_proc {
+	char regname[LIT_MAX_REGS][LIT_NAME];
+	int nregs;
+	/* initial values: parameters hold their location's address */
+	struct lit_val reginit[LIT_MAX_REGS];
+	struct lit_stmt *body;
+	int line;
+};
+
+/* ---- the condition ---- */
+enum lit_cx { CX_TRUE, CX_FALSE, CX_EQ, CX_NE, CX_AND, CX_OR, CX_NOT };
+
+/* An operand: a register of a process, a location's value, or a constant. */
+struct lit_operand {
+	int kind;		/* 0 constant, 1 register, 2 location value */
+	struct lit_val val;	/* constant */
+	int proc, reg;		/* register */
+	int loc;		/* location */
+	int obs;		/* index into the final state (kinds 1, 2) */
+};
+
+struct lit_cond {
+	enum lit_cx kind;
+	struct lit_operand l, r;
+	struct lit_cond *a, *b;
+};
+
+/* What a final state records: registers and locations, in this order. */
+struct lit_obs {
+	int is_reg;
+	int proc, reg, loc;
+};
+
+struct lit_outcome {
+	struct lit_val v[LIT_MAX_OBS];
+	uint64_t count;
+	int holds;
+};
+
+struct litmus {
+	char *file;
+	char name[128];
+	char result[64];
+	enum lit_expect expect;
+	int datarace;
+	enum lit_quant quant;
+	char *cond_text;
+	struct lit_cond *cond, *filter;
+	struct lit_loc loc[LIT_MAX_LOCS];
+	int nlocs;
+	struct lit_proc proc[LIT_MAX_PROCS];
+	int nprocs;
+	struct lit_obs obs[LIT_MAX_OBS];
+	int nobs;
+	/* every node, for freeing */
+	void **alloc;
+	size_t nalloc, capalloc;
+	/* the outcome set, sorted by value vector */
+	struct lit_outcome *out;
+	size_t nout, capout;
+	uint64_t runs, hits, filtered;
+};
+
+/* ---- parsing ---- */
+struct lit_parser {
+	struct litmus *l;
+	struct lit_lexer lx;
+	struct lit_token tok, peek;
+	int has_peek;
+	struct lit_error *err;
+	jmp_buf fail;
+	int proc;		/* process being parsed, -1: none */
+	struct lit_reginit *ri;	/* the init block's register values */
+	size_t nri;
+	int depth;
+	size_t last_end;	/* end of the token before tok */
+};
+
+void lit_lex_init(struct lit_lexer *lx, const char *name, const char *text,
+		  size_t len, size_t start, int line);
+/* The next token; -1 with a message in @msg on a bad character. */
+int lit_lex_next(struct lit_lexer *lx, struct lit_token *t, char *msg,
+		 size_t msglen);
+
+void lit_next(struct lit_parser *p);
+const struct lit_token *lit_peek(struct lit_parser *p);
+int lit_is(const struct lit_token *t, const char *punct);
+int lit_is_ident(const struct lit_token *t, const char *word);
+void lit_expect(struct lit_parser *p, const char *punct);
+__attribute__((noreturn, format(printf, 3, 4)))
+void lit_fail_at(struct lit_parser *p, const struct lit_token *t,
+		 const char *fmt, ...);
+__attribute__((noreturn))
+void lit_unsupported(struct lit_parser *p, const struct lit_token *t,
+		     const char *construct);
+void *lit_alloc(struct lit_parser *p, size_t size);
+
+/* Is @t the start of a type name; parse one ("intptr_t **"). */
+int lit_is_type(struct lit_parser *p, const struct lit_token *t);
+/* Returns the number of '*'s; *@type the location type it names. */
+int lit_parse_type(struct lit_parser *p, enum lit_loc_type *type);
+
+int lit_loc_find(const struct litmus *l, const char *name);
+int lit_loc_add(struct lit_parser *p, const struct lit_token *at,
+		const char *name, enum lit_loc_type type);
+int lit_reg_find(const struct lit_proc *pr, const char *name);
+int lit_reg_add(struct lit_parser *p, const struct lit_token *at,
+		struct lit_proc *pr, const char *name);
+
+/* body.c: a process body from its '{' through its '}'. */
+struct lit_stmt *lit_parse_block(struct lit_parser *p);
+
+/* cond.c: the final condition and locations/filter clauses. */
+void lit_parse_final(struct lit_parser *p);
+int lit_cond_eval(const struct lit_cond *c, const struct lit_val *state);
+int lit_val_cmp(const struct lit_val *a, const struct lit_val *b);
+void lit_val_text(const struct litmus *l, const struct lit_val *v, char *buf,
+		  size_t len);
+
+/* prims.c: the kernel primitives a body may call. */
+struct lit_prim {
+	const char *name;
+	int nargs;
+	int lvalue;		/* first argument is an lvalue (READ_ONCE(*x)) */
+	int code;
+};
+const struct lit_prim *lit_prim_find(const char *name);
+
+/* interp.c */
+intptr_t lit_eval(struct litmus *l, int proc, intptr_t *regs,
+		  const struct lit_expr *e);
+/* prims.c: perform primitive @e (a call) with evaluated arguments. */
+intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
+		       const struct lit_expr *e);
+/* interp.c: a location's cell from an address value (fails the run). */
+struct lit_cell;
+struct lit_cell *lit_cell_of(struct litmus *l, int proc, intptr_t addr);
+
+/* interp.c: "0:r0=1; x=2", a state as the condition reads it. */
+void litmus_state_text(const struct litmus *l, const struct lit_val *st,
+		       char *buf, size_t len);
+
+/* outcome.c */
+void lit_outcome_record(struct litmus *l, const struct lit_val *state,
+			int holds);
+
+#endif /* PAGERACE_LITMUS_INTERNAL_H */

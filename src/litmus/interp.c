@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * interp.c - a litmus test as a pr_program: setup lays out the locations
+ * (one cell each, in declaration order) and spawns P0..Pn-1 as contexts
+ * "P0".."Pn-1"; each runs its body by walking the syntax tree, with its
+ * registers in a small array; finish reads the final state and records
+ * it (outcome.c).
+ *
+ * Only the kernel primitives (prims.c) and plain "*p" accesses touch
+ * shared memory, each through kernel/'s yield points; register
+ * arithmetic is local and invisible to the scheduler, as on a CPU.
+ * One test runs at a time in a process: the cells and registers are
+ * static, so their addresses are fixed for the process's life.
+ */
+#include "litmus/internal.h"
+#include "litmus/cell.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct lit_cell cells[LIT_MAX_LOCS];
+static intptr_t regs[LIT_MAX_PROCS][LIT_MAX_REGS];
+
+struct lit_cell *lit_cell_of(struct litmus *l, int proc, intptr_t addr)
+{
+	uintptr_t base = (uintptr_t)cells, a = (uintptr_t)addr;
+
+	if (a >= base && a < base + (uintptr_t)l->nlocs * sizeof(cells[0]) &&
+	    (a - base) % sizeof(cells[0]) == 0)
+		return &cells[(a - base) / sizeof(cells[0])];
+	pr_fail("litmus-bad-pointer", NULL,
+		"P%d used %lld as a pointer: it is not a location's address",
+		proc, (long long)addr);
+}
+
+static intptr_t address(int loc)
+{
+	return (intptr_t)&cells[loc].v;
+}
+
+/* A value as a final state records it: a location's address by name. */
+static struct lit_val canonical(const struct litmus *l, intptr_t v)
+{
+	for (int i = 0; i < l->nlocs; i++)
+		if (v == address(i))
+			return (struct lit_val){ 1, i };
+	return (struct lit_val){ 0, (long long)v };
+}
+
+static intptr_t initial(const struct lit_val *v)
+{
+	return v->is_addr ? address((int)v->v) : (intptr_t)v->v;
+}
+
+static intptr_t binop(int proc, int op, intptr_t a, intptr_t b)
+{
+	char o[3] = { (char)(op & 0xff), (char)(op >> 8), 0 };
+	uintptr_t ua = (uintptr_t)a, ub = (uintptr_t)b;
+
+	if (!strcmp(o, "+")) return (intptr_t)(ua + ub);
+	if (!strcmp(o, "-")) return (intptr_t)(ua - ub);
+	if (!strcmp(o, "*")) return (intptr_t)(ua * ub);
+	if (!strcmp(o, "/") || !strcmp(o, "%")) {
+		if (b == 0 || (b == -1 && a == INTPTR_MIN))
+			pr_fail("litmus-arith", NULL, "P%d divides %lld by %lld",
+				proc, (long long)a, (long long)b);
+		return o[0] == '/' ? a / b : a % b;
+	}
+	if (!strcmp(o, "&")) return a & b;
+	if (!strcmp(o, "|")) return a | b;
+	if (!strcmp(o, "^")) return a ^ b;
+	if (!strcmp(o, "<<")) return (intptr_t)(ua << (ub & 63));
+	if (!strcmp(o, ">>")) return a >> (ub & 63);
+	if (!strcmp(o, "==")) return a == b;
+	if (!strcmp(o, "!=")) return a != b;
+	if (!strcmp(o, "<")) return a < b;
+	if (!strcmp(o, "<=")) return a <= b;
+	if (!strcmp(o, ">")) return a > b;
+	if (!strcmp(o, ">=")) return a >= b;
+	return 0;
+}
+
+/* Plain C accesses "r = *p" and "*p = v": kernel/access.h's LOAD, STORE. */
+static intptr_t plain_load(intptr_t *p)
+{
+	return LOAD(*p);
+}
+
+static void plain_store(intptr_t *p, intptr_t v)
+{
+	STORE(*p, v);
+}
+
+intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
+		  const struct lit_expr *e)
+{
+	intptr_t a;
+
+	switch (e->kind) {
+	case EX_NUM:
+		return (intptr_t)e->num;
+	case EX_REG:
+		return r[e->idx];
+	case EX_LOC:
+		return address(e->idx);
+	case EX_UN:
+		a = lit_eval(l, proc, r, e->a);
+		return e->op == '-' ? (intptr_t)(0 - (uintptr_t)a) :
+		       e->op == '!' ? !a : ~a;
+	case EX_BIN:
+		if (e->op == ('&' | '&' << 8))
+			return lit_eval(l, proc, r, e->a) &&
+			       lit_eval(l, proc, r, e->b);
+		if (e->op == ('|' | '|' << 8))
+			return lit_eval(l, proc, r, e->a) ||
+			       lit_eval(l, proc, r, e->b);
+		a = lit_eval(l, proc, r, e->a);
+		return binop(proc, e->op, a, lit_eval(l, proc, r, e->b));
+	case EX_COND:
+		return lit_eval(l, proc, r, e->a) ? lit_eval(l, proc, r, e->b)
+						  : lit_eval(l, proc, r, e->c);
+	case EX_ASSIGN:
+		a = lit_eval(l, proc, r, e->b);
+		if (e->a->kind == EX_REG) {
+			r[e->a->idx] = a;
+		} else {
+			struct lit_cell *c =
+				lit_cell_of(l, proc, lit_eval(l, proc, r, e->a->a));
+
+			plain_store(&c->v, a);
+		}
+		return a;
+	case EX_DEREF:
+		return plain_load(&lit_cell_of(l, proc,
+					       lit_eval(l, proc, r, e->a))->v);
+	case EX_CALL:
+		return lit_prim_call(l, proc, r, e);
+	}
+	return 0;
+}
+
+static void exec(struct litmus *l, int proc, const struct lit_stmt *s)
+{
+	switch (s->kind) {
+	case ST_NOP:
+		break;
+	case ST_EXPR:
+		lit_eval(l, proc, regs[proc], s->e);
+		break;
+	case ST_IF:
+		if (lit_eval(l, proc, regs[proc], s->e))
+			exec(l, proc, s->then);
+		else if (s->els)
+			exec(l, proc, s->els);
+		break;
+	case ST_BLOCK:
+		for (int i = 0; i < s->n; i++)
+			exec(l, proc, s->body[i]);
+		break;
+	}
+}
+
+static struct litmus *running;	/* the test the contexts belong to */
+
+static void body(void *arg)
+{
+	int proc = (int)(intptr_t)arg;
+
+	exec(running, proc, running->proc[proc].body);
+}
+
+/* Stable names for reports: "x", and "x.lock" for a spinlock's word. */
+static int name_cell(const void *obj, char *buf, unsigned len)
+{
+	const struct litmus *l = running;
+	uintptr_t base = (uintptr_t)cells, a = (uintptr_t)obj;
+	size_t i, off;
+
+	if (!l || a < base || a >= base + (uintptr_t)l->nlocs * sizeof(cells[0]))
+		return 0;
+	i = (a - base) / sizeof(cells[0]);
+	off = (a - base) % sizeof(cells[0]);
+	if (off >= offsetof(struct lit_cell, srcu))
+		snprintf(buf, len, "%s.srcu", l->loc[i].name);
+	else if (off >= offsetof(struct lit_cell, lock))
+		snprintf(buf, len, "%s.lock", l->loc[i].name);
+	else
+		snprintf(buf, len, "%s", l->loc[i].name);
+	return 1;
+}
+
+static void setup(void *arg)
+{
+	struct litmus *l = arg;
+	static char names[LIT_MAX_PROCS][8];
+
+	running = l;
+	kernel_reset(l->nprocs);
+	kernel_set_obj_resolver(name_cell);
+	/* Only the cells this test uses; an SRCU domain only where one is. */
+	for (int i = 0; i < l->nlocs; i++) {
+		struct lit_val v = { l->loc[i].init_kind, l->loc[i].init_val };
+
+		cells[i].v = initial(&v);
+		cells[i].a.counter = (int)initial(&v);
+		spin_lock_init(&cells[i].lock);
+		if (l->loc[i].type == LOC_SRCU)
+			init_srcu_struct(&cells[i].srcu);
+	}
+	for (int p = 0; p < l->nprocs; p++) {
+		for (int r = 0; r < LIT_MAX_REGS; r++)
+			regs[p][r] = r < l->proc[p].nregs ?
+				initial(&l->proc[p].reginit[r]) : 0;
+		snprintf(names[p], sizeof(names[p]), "P%d", p);
+		pr_spawn(names[p], body, (void *)(intptr_t)p, 0);
+	}
+}
+
+/* The final value of location @i. */
+static intptr_t final_value(const struct litmus *l, int i)
+{
+	return l->loc[i].type == LOC_ATOMIC ? cells[i].a.counter : cells[i].v;
+}
+
+/* "0:r0=1 /\ x=2", the state as the condition reads it. */
+static void state_text(const struct litmus *l, const struct lit_val *st,
+		       char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < l->nobs && off + 1 < len; i++) {
+		char v[LIT_NAME];
+
+		lit_val_text(l, &st[i], v, sizeof(v));
+		if (l->obs[i].is_reg)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d:%s=%s",
+					i ? "; " : "", l->obs[i].proc,
+					l->proc[l->obs[i].proc].regname[l->obs[i].reg], v);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%s=%s",
+					i ? "; " : "", l->loc[l->obs[i].loc].name, v);
+	}
+}
+
+static void finish(void *arg)
+{
+	struct litmus *l = arg;
+	struct lit_val st[LIT_MAX_OBS];
+	char text[512];
+	int holds;
+
+	for (int i = 0; i < l->nobs; i++) {
+		const struct lit_obs *o = &l->obs[i];
+
+		st[i] = canonical(l, o->is_reg ? regs[o->proc][o->reg]
+					       : final_value(l, o->loc));
+	}
+	if (l->filter && !lit_cond_eval(l->filter, st)) {
+		l->filtered++;
+		return;
+	}
+	holds = lit_cond_eval(l->cond, st);
+	lit_outcome_record(l, st, holds);
+	if (l->datarace)
+		return;
+	if ((holds && l->expect == LIT_EXPECT_NEVER) ||
+	    (!holds && l->expect == LIT_EXPECT_ALWAYS)) {
+		state_text(l, st, text, sizeof(text));
+		pr_fail(holds ? "litmus-never" : "litmus-always", NULL,
+			"final state %s %s %s, which the test's Result: says "
+			"LKMM %s", text, holds ? "satisfies" : "does not satisfy",
+			l->cond_text, holds ? "forbids (Never)" : "guarantees (Always)");
+	}
+}
+
+void litmus_program(struct litmus *l, struct pr_program *prog)
+{
+	memset(prog, 0, sizeof(*prog));
+	prog->name = l->name;
+	prog->summary = "a litmus test";
+	prog->setup = setup;
+	prog->finish = finish;
+	prog->arg = l;
+}
+
+void litmus_state_text(const struct litmus *l, const struct lit_val *st,
+		       char *buf, size_t len)
+{
+	state_text(l, st, buf, len);
+}

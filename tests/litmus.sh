@@ -1,0 +1,207 @@
+#!/bin/sh
+# tests/litmus.sh -- `pagerace litmus` (TAP).
+#
+# 1. The project's own litmus tests (tests/litmus/, classic shapes with
+#    LKMM's verdicts) under sc, tso and weak: each agrees with its
+#    Result: line, and reaches exactly what the model allows (the
+#    expected table below follows from src/memory/memory.h's description
+#    of each model: SB needs a store buffer, MP and 2+2W store reordering,
+#    LB, IRIW and WRC weakness no model has).
+# 2. Planted wrong annotations are disagreements (exit 1) whose traces
+#    replay and show the final state: the check cannot be removed unseen.
+# 3. Bad input: file:line:col: error: ..., unsupported constructs named,
+#    exit 2; a bad pointer at run time is an error (exit 1), not a crash.
+# 4. When the paulmckrcu/litmus corpus is there ($LITMUS_DIR, else
+#    ../shared/litmus beside the source tree), a fixed fast subset under
+#    every model: nothing disagrees.  Skipped, not failed, without it.
+
+PAGERACE=${PAGERACE:-src/pagerace}
+srcdir=${top_srcdir:-.}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-litmus.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20
+	fi
+}
+skip() {
+	n=$((n + 1))
+	echo "ok $n # SKIP $1"
+}
+run() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	test "$rc" -eq "$want"
+}
+
+echo "1..26"
+
+# ---- 1. the classic shapes: verdict and reached/not-reached per model.
+# name      sc            tso           weak
+expected='
+SB          unreached     agree:r       agree:r
+SB+mbs      agree         agree         agree
+MP          unreached     unreached     agree:r
+MP+wmb+rmb  agree         agree         agree
+MP+rel+acq  agree         agree         agree
+LB          unreached     unreached     unreached
+LB+ctrl+data agree        agree         agree
+WRC         unreached     unreached     unreached
+WRC+rel+rmb agree         agree         agree
+IRIW        unreached     unreached     unreached
+IRIW+mbs    agree         agree         agree
+2+2W        unreached     unreached     agree:r
+2+2W+wmbs   agree         agree         agree
+RCU-sync    agree         agree         agree
+RCU-nolock  unreached     unreached     unreached
+RCU-publish agree         agree         agree
+lock-inc    agree         agree         agree
+nolock-inc  agree:r       agree:r       agree:r
+lock-MP     agree         agree         agree
+atomic-inc  agree:r       agree:r       agree:r
+cmpxchg-once agree        agree         agree
+xchg-SB     agree         agree         agree
+'
+col=2
+for m in sc tso weak; do
+	run 0 "$PAGERACE" litmus -b -m $m "$srcdir"/tests/litmus/*.litmus
+	st=$?
+	bad=0
+	echo "$expected" | while read -r name a b c; do
+		[ -n "$name" ] || continue
+		case $m in sc) want=$a ;; tso) want=$b ;; weak) want=$c ;; esac
+		line=$(grep "/$name\.litmus	" "$tmp/out")
+		got=$(echo "$line" | cut -f3)
+		reached=$(echo "$line" | cut -f7)
+		cov=$(echo "$line" | cut -f5)
+		case $want in
+		*:r) w=${want%:r}; r=reached ;;
+		*) w=$want; r=not-reached ;;
+		esac
+		if [ "$got" != "$w" ] || [ "$reached" != "$r" ] ||
+		   [ "$cov" != exhaustive ]; then
+			echo "# $m $name: want $w/$r exhaustive, got $got/$reached $cov"
+			echo bad
+		fi
+	done >"$tmp/cmp"
+	! grep -q '^bad' "$tmp/cmp" && test $st -eq 0 &&
+		test "$(wc -l <"$tmp/out")" -eq 22
+	st=$?
+	[ $st -ne 0 ] && cat "$tmp/cmp"
+	ok $st "tests/litmus under $m: 22 tests, every verdict as expected, exhaustive"
+	col=$((col + 1))
+done
+
+run 0 "$PAGERACE" litmus -m weak "$srcdir/tests/litmus/MP.litmus"
+grep -q '^  exhaustive: [0-9]* executions (dpor), memory weak$' "$tmp/out" &&
+	grep -q '^  \* 1:r0=1; 1:r1=0 ' "$tmp/out" &&
+	grep -q 'agrees with Result: Sometimes (reached)' "$tmp/out"
+ok $? "the text report: coverage statement, final states, the verdict"
+run 0 "$PAGERACE" litmus "$srcdir/tests/litmus/SB.litmus"
+grep -q 'not reached under sc (allowed by LKMM' "$tmp/out"
+ok $? "a Sometimes not reached under sc is no disagreement, and says so"
+run 0 "$PAGERACE" litmus -s dfs -m tso "$srcdir/tests/litmus/SB.litmus"
+grep -q 'exhaustive: [0-9]* executions (dfs), memory tso' "$tmp/out" &&
+	grep -q 'agrees with Result: Sometimes (reached)' "$tmp/out"
+ok $? "dfs reaches the same under tso"
+"$PAGERACE" litmus -m weak "$srcdir"/tests/litmus/*.litmus >"$tmp/a" 2>&1
+"$PAGERACE" litmus -m weak "$srcdir"/tests/litmus/*.litmus >"$tmp/b" 2>&1
+cmp -s "$tmp/a" "$tmp/b"
+ok $? "the same tests twice: the same output, byte for byte"
+
+# ---- 2. planted disagreements: found, saved, replayed, shown
+for m in sc weak; do
+	run 1 "$PAGERACE" litmus -m $m --trace-dir "$tmp/t$m" \
+		"$srcdir/tests/litmus-bad/wrong-never.litmus"
+	trace=$(sed -n 's/^  trace: *//p' "$tmp/out")
+	grep -q 'DISAGREES with Result: Never: litmus-never' "$tmp/out" &&
+		test -f "$trace"
+	ok $? "$m: a Never reached is a disagreement (exit 1), trace $trace"
+	run 1 "$PAGERACE" replay "$trace"
+	grep -q 'reproduced litmus-never' "$tmp/out"
+	ok $? "$m: replay reproduces it (exit 1)"
+	run 0 "$PAGERACE" show "$trace"
+	grep -q 'final state x=1 satisfies exists (x=1)' "$tmp/out"
+	ok $? "$m: show explains the final state"
+done
+run 1 "$PAGERACE" litmus --trace-dir "$tmp/ta" \
+	"$srcdir/tests/litmus-bad/wrong-always.litmus"
+grep -q 'DISAGREES with Result: Always: litmus-always' "$tmp/out" &&
+	grep -q 'final state 1:r0=0 does not satisfy' "$tmp/out"
+ok $? "an Always missed is a disagreement"
+run 1 "$PAGERACE" litmus -b "$srcdir/tests/litmus/SB.litmus" \
+	"$srcdir/tests/litmus-bad/wrong-never.litmus" --trace-dir "$tmp/tb"
+test "$(cut -f3 "$tmp/out" | tr '\n' ' ')" = "unreached disagree "
+ok $? "--brief: one line per test; the worst exit status wins"
+
+# ---- 3. bad input
+chk() {	# file, expected "line:col: error: message" prefix
+	run 2 "$PAGERACE" litmus "$srcdir/tests/litmus-bad/$1.litmus"
+	grep -q "^$srcdir/tests/litmus-bad/$1.litmus:$2" "$tmp/err" &&
+		! test -s "$tmp/out"
+	ok $? "$1: $2 (exit 2)"
+}
+chk unsupported-loop "9:2: error: unsupported loop"
+chk unsupported-prim "7:2: error: unsupported primitive kfree"
+chk syntax "8:1: error: expected ';', found '}'"
+chk arch "1:1: error: unsupported architecture 'X86'"
+chk unknown-reg "12:11: error: P0 has no register 'r9'"
+run 1 "$PAGERACE" litmus --trace-dir "$tmp/tp" \
+	"$srcdir/tests/litmus-bad/bad-pointer.litmus"
+grep -q 'ERROR with Result: Never: litmus-bad-pointer' "$tmp/out"
+ok $? "a load through a non-pointer is an error verdict, not a crash"
+run 2 "$PAGERACE" litmus -m pso "$srcdir/tests/litmus/SB.litmus"
+grep -q "unknown memory model 'pso'" "$tmp/err"
+ok $? "an unknown memory model is bad input"
+run 2 "$PAGERACE" litmus "$srcdir/tests/litmus/none.litmus"
+ok $? "a missing file is bad input"
+
+# ---- 4. a fast subset of the paulmckrcu/litmus corpus, when present
+corpus=${LITMUS_DIR:-$srcdir/../shared/litmus}
+subset='
+manual/demo/C-RR-R+WW-G.litmus
+manual/deps/LB-ctls-sameval.litmus
+manual/kernel/C-Jakub-listen.litmus
+manual/kernel/C-ManfredSpraul-L1G1xchgnr.litmus
+manual/kernel/C-PaulEMcKenney-MP+o-r+a-o.litmus
+manual/kernel/C-PaulEMcKenney-psc+sr-mbonce.litmus
+manual/kernel/C-llist-add-atomic.litmus
+manual/oota/C-AS-OOTA-2.litmus
+manual/plain/C-RR-rcuderef.litmus
+manual/plain/C-no-race.litmus
+auto/C-LB-GRR+OB-OB.litmus
+auto/C-LB-LRW+R-Oc+R-Ok.litmus
+auto/C-RR-G+RR-R+RR-R.litmus
+auto/C-RR-GR+RR-R.litmus
+auto/C-RW-G+RW-R.litmus
+auto/C-WW-G+WW-R.litmus
+'
+if [ -d "$corpus/auto" ] && [ -d "$corpus/manual" ]; then
+	files=
+	for f in $subset; do
+		[ -f "$corpus/$f" ] && files="$files $corpus/$f"
+	done
+	for m in sc tso weak; do
+		"$PAGERACE" litmus -b -m $m -n 100000 $files >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		test -n "$files" && test $rc -eq 0 &&
+			! cut -f3 "$tmp/out" | grep -q 'disagree\|error\|bad-input'
+		ok $? "corpus subset under $m ($(echo $files | wc -w) tests): no disagreement"
+	done
+else
+	for m in sc tso weak; do
+		skip "corpus subset under $m: no corpus at $corpus (set LITMUS_DIR)"
+	done
+fi
+
+[ "$failed" -eq 0 ]
