@@ -15,34 +15,9 @@
 #    ../shared/litmus beside the source tree), a fixed fast subset under
 #    every model: nothing disagrees.  Skipped, not failed, without it.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-litmus.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -20
-	fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	test "$rc" -eq "$want"
-}
+. "$(dirname "$0")/tap.sh"
+tap_tmp litmus
 
 echo "1..26"
 
@@ -204,4 +179,4 @@ else
 	done
 fi
 
-[ "$failed" -eq 0 ]
+tap_done

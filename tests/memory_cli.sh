@@ -8,34 +8,14 @@
 # 2; the scenario header 'memory weak' applies unless --memory overrides;
 # bad models, bad memory lines and stress with tso exit 2 with one line.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${abs_top_srcdir:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-mem.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp mem
 
-n=0
-failed=0
-ok() {	# ok COND-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-run() {
-	want=$1
-	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	test "$rc" -eq "$want"
-}
 one_line() {
 	test "$(wc -l <"$tmp/err")" -eq 1 && grep -q 'error' "$tmp/err"
 }
 show() { sed 's/^/# /' "$tmp/out" "$tmp/err"; }
-
 echo "1..29"
 
 # ---- sc never fails; tso and weak do, under every strategy
@@ -133,4 +113,4 @@ else
 	echo "ok $((n = n + 1)) # SKIP pagerace-tsan not built"
 fi
 
-[ $failed -eq 0 ]
+tap_done

@@ -15,23 +15,10 @@
 #    insert-release.  Drop the detector's removal rule and the first fails;
 #    make it accept insertions and the second does.
 
-PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${abs_top_srcdir:-${top_srcdir:-.}}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-wb.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
+tap_tmp wb
 
-n=0
-failed=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -10
-	fi
-}
 explore() {	# explore ARGS...: exit status of pagerace explore
 	"$PAGERACE" explore -q --no-timing --trace-dir "$tmp/tr" "$@" \
 		>"$tmp/out" 2>"$tmp/err"
@@ -40,7 +27,6 @@ knobs_of() {	# the scenario's knobs as -K options
 	sed -n 's/^knobs  *//p' "$1" | tr -d ' ' | tr ',' '\n' | grep -v '^none$' |
 		sed 's/^/-K /' | tr '\n' ' '
 }
-
 echo "1..9"
 
 for s in extend-no-wmb insert-node-no-wmb f5-insert-publish; do
@@ -65,4 +51,4 @@ ok $? "swap-cache under weak: add_to_swap_cache's set-up not yet visible is a ba
 explore --memory weak $(knobs_of "$f") -K insert-release "$f"
 ok $? "swap-cache under weak with insert-release: clean"
 
-[ $failed -eq 0 ]
+tap_done
