@@ -8,6 +8,7 @@
  * every node is allocated through lit_alloc and listed in the litmus.
  */
 #include "litmus/internal.h"
+#include "util/caret.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,24 +19,7 @@
 
 void lit_error_format(const struct lit_error *e, char *buf, size_t len)
 {
-	size_t off;
-
-	if (e->line <= 0) {
-		snprintf(buf, len, "%s: error: %s\n", e->file, e->msg);
-		return;
-	}
-	off = (size_t)snprintf(buf, len, "%s:%d:%d: error: %s\n %s\n ",
-			       e->file, e->line, e->col, e->msg, e->text);
-	for (int c = 1; c < e->col && off + 3 < len; c++) {
-		size_t i = (size_t)(c - 1);
-
-		buf[off++] = (i < strlen(e->text) && e->text[i] == '\t') ? '\t' : ' ';
-	}
-	if (off + 3 <= len) {
-		buf[off++] = '^';
-		buf[off++] = '\n';
-		buf[off] = '\0';
-	}
+	pr_caret_format(e->file, e->line, e->col, e->msg, e->text, buf, len);
 }
 
 /* Fill @e at @line/@col of @p's text (the line copied for the caret). */

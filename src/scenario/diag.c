@@ -5,31 +5,14 @@
  * for a misspelt one (Levenshtein distance).
  */
 #include "scenario/scenario.h"
+#include "util/caret.h"
 
 #include <stdio.h>
 #include <string.h>
 
 void scn_error_format(const struct scn_error *e, char *buf, size_t len)
 {
-	size_t off;
-
-	if (e->line <= 0) {
-		snprintf(buf, len, "%s: error: %s\n", e->file, e->msg);
-		return;
-	}
-	off = (size_t)snprintf(buf, len, "%s:%d:%d: error: %s\n %s\n ",
-			       e->file, e->line, e->col, e->msg, e->text);
-	/* The caret under column col; tabs copied so it lines up. */
-	for (int c = 1; c < e->col && off + 3 < len; c++) {
-		size_t i = (size_t)(c - 1);
-
-		buf[off++] = (i < strlen(e->text) && e->text[i] == '\t') ? '\t' : ' ';
-	}
-	if (off + 3 <= len) {
-		buf[off++] = '^';
-		buf[off++] = '\n';
-		buf[off] = '\0';
-	}
+	pr_caret_format(e->file, e->line, e->col, e->msg, e->text, buf, len);
 }
 
 static size_t min3(size_t a, size_t b, size_t c)
