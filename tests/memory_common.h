@@ -13,6 +13,7 @@
 #include "kernel/barrier.h"
 #include "kernel/bitops.h"
 #include "kernel/kernel.h"
+#include "kernel/rcu.h"
 #include "kernel/slab.h"
 #include "kernel/spinlock.h"
 #include "memory/memory.h"

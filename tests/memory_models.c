@@ -119,8 +119,56 @@ static void fw0(int *q) { WRITE_ONCE(x, 1); WRITE_ONCE(y, 3); q[0] = READ_ONCE(x
 static void fw1(int *q) { WRITE_ONCE(x, 2); q[0] = READ_ONCE(x); }
 static int fw_out(void) { return r[0][0] == 0 || r[1][0] == 0; }
 
-/* A lock orders its critical sections under every model. */
+/*
+ * Stale reads (weak): the reader's side of MP.  An address dependency
+ * through a pointer-typed READ_ONCE orders like rcu_dereference; a lock
+ * passes the unlocker's view to the next locker; a release publishes
+ * everything its CPU had read (WRC above); an RCU grace period bounds
+ * what a later read-side section may read.
+ */
+static void pubonce1(int *q)
+{
+	int *p = READ_ONCE(ptr);
+
+	q[0] = p != NULL;
+	q[1] = p ? READ_ONCE(*p) : -1;
+}
 static spinlock_t lk;
+static void mplk0(int *q)
+{
+	(void)q;
+	spin_lock(&lk);
+	WRITE_ONCE(x, 1);
+	WRITE_ONCE(y, 1);
+	spin_unlock(&lk);
+}
+static void mplk1(int *q)
+{
+	spin_lock(&lk);
+	q[0] = READ_ONCE(y);
+	q[1] = READ_ONCE(x);
+	spin_unlock(&lk);
+}
+static void rcusync0(int *q)
+{
+	(void)q;
+	WRITE_ONCE(x, 1);
+	synchronize_rcu();
+	WRITE_ONCE(y, 1);
+}
+static void rcusync1(int *q)
+{
+	rcu_read_lock();
+	q[0] = READ_ONCE(y);
+	q[1] = READ_ONCE(x);
+	rcu_read_unlock();
+}
+/* A CPU's two loads of one location: the second never reads older. */
+static void corr1(int *q) { q[0] = READ_ONCE(x); smp_rmb(); q[1] = READ_ONCE(y); }
+static void corw0(int *q) { (void)q; WRITE_ONCE(y, 1); smp_wmb(); WRITE_ONCE(x, 1); }
+static int corr_out(void) { return r[1][0] == 1 && r[1][1] == 0; }
+
+/* A lock orders its critical sections under every model. */
 static void lk0(int *q)
 {
 	spin_lock(&lk);
@@ -139,8 +187,18 @@ static const struct shape shapes[] = {
 	{ "MP", { mp0, mp1 }, mp_out, { 0, 0, 1 }, 0 },
 	{ "MP+wmb+rmb", { mpw0, mpr1 }, mp_out, { 0, 0, 0 }, 0 },
 	{ "MP+release+acquire", { mprel0, mpacq1 }, mp_out, { 0, 0, 0 }, 0 },
-	{ "MP+test_and_set_bit", { mplock0, mp1 }, mp_out, { 0, 0, 0 }, 0 },
-	{ "MP+wmb (LKMM allows)", { mpw0, mp1 }, mp_out, { 0, 0, -1 }, 0 },
+	{ "MP+test_and_set_bit+rmb", { mplock0, mpr1 }, mp_out, { 0, 0, 0 }, 0 },
+	{ "MP+test_and_set_bit, reader unordered (LKMM allows)",
+	  { mplock0, mp1 }, mp_out, { 0, 0, 1 }, 0 },
+	{ "MP+wmb, no smp_rmb (LKMM allows)", { mpw0, mp1 }, mp_out,
+	  { 0, 0, 1 }, 0 },
+	{ "MP+wmb+pointer READ_ONCE (address dependency)", { pub0, pubonce1 },
+	  pub_out, { 0, 0, 0 }, 0 },
+	{ "MP+locks", { mplk0, mplk1 }, mp_out, { 0, 0, 0 }, 0 },
+	{ "MP+synchronize_rcu+read-side section", { rcusync0, rcusync1 },
+	  mp_out, { 0, 0, 0 }, 0 },
+	{ "MP+wmb+rmb, the other way round",
+	  { corw0, corr1 }, corr_out, { 0, 0, 0 }, 0 },
 	{ "MP+rcu_assign_pointer", { pub0, pub1 }, pub_out, { 0, 0, 0 }, 0 },
 	{ "MP+plain publish", { pubplain0, pub1 }, pub_out, { 0, 0, 1 }, 0 },
 	{ "2+2W", { w2_0, w2_1 }, w2_out, { 0, 0, 1 }, 0 },
@@ -148,7 +206,7 @@ static const struct shape shapes[] = {
 	{ "LB (LKMM allows)", { lb0, lb1 }, lb_out, { 0, -1, -1 }, 0 },
 	{ "WRC+release+acquire", { wrc0, wrc1, wrc2 }, wrc_out, { 0, 0, 0 }, 0 },
 	{ "IRIW+mbs", { iw0, iw1, irm2, irm3 }, iriw_out, { 0, 0, 0 }, 1 },
-	{ "IRIW (LKMM allows)", { iw0, iw1, ir2, ir3 }, iriw_out, { 0, 0, -1 }, 1 },
+	{ "IRIW (LKMM allows)", { iw0, iw1, ir2, ir3 }, iriw_out, { 0, 0, 1 }, 1 },
 	{ "CoRR", { co0, co1 }, co_out, { 0, 0, 0 }, 0 },
 	{ "forwarding", { fw0, fw1 }, fw_out, { 0, 0, 0 }, 0 },
 	{ "spinlock", { lk0, lk0 }, lk_out, { 0, 0, 0 }, 0 },

@@ -47,13 +47,24 @@
 			plain;						\
 	} while (0)
 
+/*
+ * The order of a plain or READ_ONCE load of @v's type under weak: a
+ * pointer is loaded to be dereferenced, and the kernel relies on the
+ * address dependency to order the dependent loads after it (LKMM's
+ * addr); the model gives it acquire's order, which orders every later
+ * load of the CPU -- stronger than the dependency, never weaker.
+ * (__builtin_classify_type: 5 is a pointer, in gcc and clang.)
+ */
+#define __kmem_order_of(v)						\
+	(__builtin_classify_type(v) == 5 ? PR_MO_ACQUIRE : PR_MO_RELAXED)
+
 #define READ_ONCE(x) ({							\
 		__typeof__(&(x)) __ro_p = &(x);				\
 		__kmem_prepare(__ro_p, PR_MP_LOAD);			\
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ro_p, sizeof(*__ro_p));	\
 		kasan_check(__ro_p, sizeof(*__ro_p), 0);		\
 		__auto_type __ro_v = __atomic_load_n(__ro_p, __ATOMIC_RELAXED); \
-		__kmem_load(__ro_p, __ro_v, PR_MO_RELAXED);		\
+		__kmem_load(__ro_p, __ro_v, __kmem_order_of(__ro_v));		\
 		__ro_v; })
 
 #define WRITE_ONCE(x, v) do {						\
@@ -106,7 +117,7 @@
 		PR_YIELD_POINT_SZ(PR_K_LOAD, #x, __ld_p, sizeof(*__ld_p));	\
 		kasan_check(__ld_p, sizeof(*__ld_p), 0);		\
 		__auto_type __ld_v = *__ld_p;				\
-		__kmem_load(__ld_p, __ld_v, PR_MO_RELAXED);		\
+		__kmem_load(__ld_p, __ld_v, __kmem_order_of(__ld_v));		\
 		__ld_v; })
 
 #define STORE(x, v) do {						\

@@ -41,6 +41,8 @@ typedef struct {
 				(full) ? PR_MP_RMW_FULL : PR_MP_RMW);	\
 		PR_YIELD_POINT_SZ(kind, tag, __ap, sizeof(*__ap));			\
 		kasan_check(__ap, sizeof(*__ap), (write));		\
+		if (__builtin_expect(pr_mem_on, 0) && (kind) == PR_K_RMW) \
+			pr_mem_rmw(__ap, sizeof(*__ap), (full));	\
 		__ap; })
 #define __katomic_pre(kind, v, tag, write)				\
 	__katomic_pre_rmw(kind, v, tag, write, 1)
@@ -108,28 +110,28 @@ typedef struct {
 /*
  * The ordering variants of value-returning atomics (later kernels; the
  * litmus corpus uses them).  Under a memory model (memory/memory.h):
- * _relaxed and _acquire order nothing more than a non-value-returning
- * RMW (loads are performed in order and later stores buffered after it,
- * so an acquire needs nothing more here); _release waits for every older
- * store, like a full one.  Under sc they are the same operation.
+ * _relaxed orders nothing more than a non-value-returning RMW; _acquire
+ * and _release are full ones (stronger than LKMM: an acquire needs later
+ * loads to read no older than its own value, which a full barrier also
+ * gives).  Under sc they are the same operation.
  */
 #define atomic_add_return_relaxed(i, v)	__katomic_add_full((v), (i), #v, 0)
-#define atomic_add_return_acquire(i, v)	__katomic_add_full((v), (i), #v, 0)
+#define atomic_add_return_acquire(i, v)	__katomic_add_full((v), (i), #v, 1)
 #define atomic_add_return_release(i, v)	__katomic_add_full((v), (i), #v, 1)
 #define atomic_sub_return_relaxed(i, v)	__katomic_add_full((v), -(i), #v, 0)
-#define atomic_sub_return_acquire(i, v)	__katomic_add_full((v), -(i), #v, 0)
+#define atomic_sub_return_acquire(i, v)	__katomic_add_full((v), -(i), #v, 1)
 #define atomic_sub_return_release(i, v)	__katomic_add_full((v), -(i), #v, 1)
 #define atomic_inc_return_relaxed(v)	__katomic_add_full((v), 1, #v, 0)
-#define atomic_inc_return_acquire(v)	__katomic_add_full((v), 1, #v, 0)
+#define atomic_inc_return_acquire(v)	__katomic_add_full((v), 1, #v, 1)
 #define atomic_inc_return_release(v)	__katomic_add_full((v), 1, #v, 1)
 #define atomic_dec_return_relaxed(v)	__katomic_add_full((v), -1, #v, 0)
-#define atomic_dec_return_acquire(v)	__katomic_add_full((v), -1, #v, 0)
+#define atomic_dec_return_acquire(v)	__katomic_add_full((v), -1, #v, 1)
 #define atomic_dec_return_release(v)	__katomic_add_full((v), -1, #v, 1)
 #define atomic_cmpxchg_relaxed(v, o, n)	__katomic_cmpxchg(v, o, n, 0)
-#define atomic_cmpxchg_acquire(v, o, n)	__katomic_cmpxchg(v, o, n, 0)
+#define atomic_cmpxchg_acquire(v, o, n)	__katomic_cmpxchg(v, o, n, 1)
 #define atomic_cmpxchg_release(v, o, n)	__katomic_cmpxchg(v, o, n, 1)
 #define atomic_xchg_relaxed(v, n)	__katomic_xchg(v, n, 0)
-#define atomic_xchg_acquire(v, n)	__katomic_xchg(v, n, 0)
+#define atomic_xchg_acquire(v, n)	__katomic_xchg(v, n, 1)
 #define atomic_xchg_release(v, n)	__katomic_xchg(v, n, 1)
 
 /*
@@ -157,6 +159,9 @@ typedef struct {
 			pr_mem_prepare(__cp, sizeof(*__cp), (op));	\
 		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __cp, sizeof(*__cp));	\
 		kasan_check(__cp, sizeof(*__cp), 1);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_rmw(__cp, sizeof(*__cp),			\
+				   (op) == PR_MP_RMW_FULL);		\
 		__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0,	\
 			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
 		__cold; })
@@ -168,15 +173,18 @@ typedef struct {
 			pr_mem_prepare(__xp, sizeof(*__xp), (op));	\
 		PR_YIELD_POINT_SZ(PR_K_RMW, #ptr, __xp, sizeof(*__xp));	\
 		kasan_check(__xp, sizeof(*__xp), 1);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_rmw(__xp, sizeof(*__xp),			\
+				   (op) == PR_MP_RMW_FULL);		\
 		__atomic_exchange_n(__xp, __xnew, __ATOMIC_SEQ_CST); })
 
 #define cmpxchg(ptr, old, new)		__kcmpxchg(ptr, old, new, PR_MP_RMW_FULL)
 #define cmpxchg_relaxed(ptr, old, new)	__kcmpxchg(ptr, old, new, PR_MP_RMW)
-#define cmpxchg_acquire(ptr, old, new)	__kcmpxchg(ptr, old, new, PR_MP_RMW)
+#define cmpxchg_acquire(ptr, old, new)	__kcmpxchg(ptr, old, new, PR_MP_RMW_FULL)
 #define cmpxchg_release(ptr, old, new)	__kcmpxchg(ptr, old, new, PR_MP_RMW_FULL)
 #define xchg(ptr, new)			__kxchg(ptr, new, PR_MP_RMW_FULL)
 #define xchg_relaxed(ptr, new)		__kxchg(ptr, new, PR_MP_RMW)
-#define xchg_acquire(ptr, new)		__kxchg(ptr, new, PR_MP_RMW)
+#define xchg_acquire(ptr, new)		__kxchg(ptr, new, PR_MP_RMW_FULL)
 #define xchg_release(ptr, new)		__kxchg(ptr, new, PR_MP_RMW_FULL)
 
 /* x86: atomic RMWs are already full barriers; kept as fence points. */

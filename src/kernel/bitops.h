@@ -43,6 +43,9 @@
 				       PR_MP_RMW_FULL : PR_MP_RMW);	\
 		PR_YIELD_POINT_SZ(PR_K_RMW, tag, __bw, sizeof(*__bw));					\
 		kasan_check(__bw, sizeof(*__bw), 1);			\
+		if (__builtin_expect(pr_mem_on, 0))			\
+			pr_mem_rmw(__bw, sizeof(*__bw),			\
+				   (order) == __ATOMIC_SEQ_CST);	\
 		(op(__bw, BIT_MASK(__bn), order) & BIT_MASK(__bn)) != 0; })
 
 #define __bitop_andnot(p, m, o)	__atomic_fetch_and((p), ~(m), (o))

@@ -118,6 +118,8 @@ PR_NO_TSAN void rcu_read_lock(void)
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&c->rcu_nesting, 1, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (pr_mem_on)	/* the grace period's guarantee (weak) */
+			pr_mem_rcu_reader(1);
 	} else {
 		__atomic_store_n(&c->rcu_nesting, c->rcu_nesting + 1,
 				 __ATOMIC_RELAXED);
@@ -163,6 +165,8 @@ PR_NO_TSAN void rcu_read_unlock(void)
 		 * synchronize_rcu could see but the kcpu write above.
 		 */
 		pr_tsan_release(&rcu.gp);
+		if (pr_mem_on)
+			pr_mem_rcu_reader(0);
 		__atomic_store_n(&c->rcu_nesting, 0, __ATOMIC_RELAXED);
 		/* Seen leaving by whoever queues or waits next, or we see them. */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);

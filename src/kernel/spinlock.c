@@ -97,8 +97,8 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->owner, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
-	if (pr_mem_on)		/* memory/memory.h: a full barrier */
-		pr_mem_lock();
+	if (pr_mem_on)		/* memory/memory.h: drain (tso), acquire (weak) */
+		pr_mem_lock(lock);
 }
 
 PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
@@ -113,8 +113,8 @@ PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->owner, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
-	if (pr_mem_on)		/* memory/memory.h: a full barrier */
-		pr_mem_lock();
+	if (pr_mem_on)		/* memory/memory.h: drain (tso), acquire (weak) */
+		pr_mem_lock(lock);
 	return 1;
 }
 
@@ -140,6 +140,8 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 	lock->site = NULL;
 	__atomic_store_n(&lock->owner, 0, __ATOMIC_RELAXED);
 	pr_tsan_release(lock);
+	if (pr_mem_on)		/* memory/memory.h: the acquirer's view */
+		pr_mem_unlock(lock);
 	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
 	preempt_enable();
 }
@@ -181,8 +183,8 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 		pr_fail("deadlock", lock, "read lock nested 256 deep");
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
-	if (pr_mem_on)		/* memory/memory.h: a full barrier */
-		pr_mem_lock();
+	if (pr_mem_on)		/* memory/memory.h: drain (tso), acquire (weak) */
+		pr_mem_lock(lock);
 }
 
 PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
@@ -216,8 +218,8 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->writer, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
-	if (pr_mem_on)		/* memory/memory.h: a full barrier */
-		pr_mem_lock();
+	if (pr_mem_on)		/* memory/memory.h: drain (tso), acquire (weak) */
+		pr_mem_lock(lock);
 }
 
 PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
@@ -235,8 +237,8 @@ PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 	__atomic_store_n(&lock->writer, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
-	if (pr_mem_on)		/* memory/memory.h: a full barrier */
-		pr_mem_lock();
+	if (pr_mem_on)		/* memory/memory.h: drain (tso), acquire (weak) */
+		pr_mem_lock(lock);
 	return 1;
 }
 
@@ -256,6 +258,8 @@ PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 			ctx_label(pr_self()));
 	lock->readers[slot]--;
 	pr_tsan_release(lock);
+	if (pr_mem_on)		/* memory/memory.h: the acquirer's view */
+		pr_mem_unlock(lock);
 	__atomic_fetch_sub(&lock->cnt, 1, __ATOMIC_RELEASE);
 	preempt_enable();
 }
@@ -277,6 +281,8 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 	lock->site = NULL;
 	__atomic_store_n(&lock->writer, 0, __ATOMIC_RELAXED);
 	pr_tsan_release(lock);
+	if (pr_mem_on)		/* memory/memory.h: the acquirer's view */
+		pr_mem_unlock(lock);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
 	preempt_enable();
 }

@@ -30,6 +30,8 @@ PR_NO_TSAN int srcu_read_lock(struct srcu_struct *ssp)
 		pr_harness_lock();
 		ssp->start[slot] = ssp->clock;
 		pr_harness_unlock();
+		if (pr_mem_on)	/* the grace period's guarantee (weak) */
+			pr_mem_rcu_reader(1);
 	}
 	return 0;
 }
@@ -45,6 +47,8 @@ PR_NO_TSAN void srcu_read_unlock(struct srcu_struct *ssp, int idx)
 			"srcu_read_unlock without srcu_read_lock");
 	if (--ssp->nesting[slot])
 		return;
+	if (pr_mem_on)
+		pr_mem_rcu_reader(0);
 	pr_effect(&ssp->nesting[slot], sizeof(ssp->nesting[slot]),
 		  PR_EFF_WRITE);
 	pr_effect(ssp->sync_mask, sizeof(ssp->sync_mask), PR_EFF_WRITE);

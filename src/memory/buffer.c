@@ -15,6 +15,7 @@
  * points of the running context or inside a scheduling decision.
  */
 #include "memory/memory.h"
+#include "memory/internal.h"
 #include "runtime/context.h"
 #include "runtime/effects.h"
 #include "runtime/memhook.h"
@@ -43,6 +44,7 @@ struct buffer {
 
 int pr_mem_on;
 static int model;
+static int stale;		/* weak: loads may read older values */
 static struct buffer buf[PR_MAX_CTX];
 static uint64_t busy;		/* contexts with a nonempty buffer */
 static int waiters;		/* contexts sleeping in wait_upto, drain_all */
@@ -58,6 +60,17 @@ static void log_ev(int kind, int ctx, int reader, const struct entry *e,
 	};
 
 	logger(&ev);
+}
+
+PR_NO_TSAN void mem_log(const struct pr_mem_event *ev)
+{
+	if (logger)
+		logger(ev);
+}
+
+PR_NO_TSAN int mem_logging(void)
+{
+	return logger != NULL;
 }
 
 /* Do [a, a+n) and [b, b+m) overlap? */
@@ -115,6 +128,8 @@ static void write_out(int ctx, int s)
 	struct buffer *b = &buf[ctx];
 	struct entry *e = &b->e[s];
 
+	if (stale)
+		stale_write(ctx, e->addr, e->size, &e->val, e->step);
 	memcpy(e->addr, &e->val, e->size);
 	pr_effect(e->addr, e->size, PR_EFF_WRITE);
 	/* Its slot only: flushes of other slots may commute (rule 6). */
@@ -176,7 +191,6 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 	int c = self(), hit = -1;
 	struct buffer *b;
 
-	(void)order;		/* loads are performed in program order */
 	if (c < 0) {
 		memcpy(out, addr, size);
 		return;
@@ -191,11 +205,15 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 		memcpy(out, &b->e[hit].val, size);
 		if (logger)
 			log_ev(PR_ME_FORWARD, c, c, &b->e[hit], b->e[hit].val);
+		if (stale)
+			stale_load(c, addr, size, out, order, 1);
 		return;
 	}
 	if (hit >= 0)	/* only if a handler stored since pr_mem_prepare */
 		wait_upto(c, b->e[hit].seq);
 	memcpy(out, addr, size);
+	if (stale)
+		stale_load(c, addr, size, out, order, 0);
 	if (logger && size <= 8) {
 		/* Another CPU's newer store still buffered: say so. */
 		uint64_t seen = 0;
@@ -230,6 +248,8 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	/* Waits here only if a handler stored since pr_mem_prepare. */
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		wait_drained(c);
+		if (stale)
+			stale_write(c, addr, size, val, pr_step());
 		memcpy(addr, val, size);
 		return;
 	}
@@ -276,6 +296,18 @@ static void rmw_relaxed(int c, const void *addr, size_t size)
 		wait_upto(c, upto);
 }
 
+/* Does @c's buffer hold a store overlapping [addr, addr + size)? */
+static int own_store(int c, const void *addr, size_t size)
+{
+	const struct buffer *b = &buf[c];
+
+	for (int s = 0; s < PR_MEM_SLOTS; s++)
+		if ((b->used & (1u << s)) &&
+		    overlap(b->e[s].addr, b->e[s].size, addr, size))
+			return 1;
+	return 0;
+}
+
 /* The newest of @c's stores overlapping [addr, addr + size) but not it. */
 static int partial(int c, const void *addr, size_t size)
 {
@@ -304,6 +336,12 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 	case PR_MP_LOAD:
 		if ((s = partial(c, addr, size)) >= 0)
 			wait_upto(c, b->e[s].seq);
+		if (stale) {
+			/* Older values to read: decide at its yield point. */
+			stale_pend(c, addr, size);
+			if (!own_store(c, addr, size) && stale_count(c, addr))
+				pr_sched_mem_read_point();
+		}
 		break;
 	case PR_MP_STORE:
 		if (size != 1 && size != 2 && size != 4 && size != 8) {
@@ -338,10 +376,28 @@ PR_NO_TSAN void pr_mem_fence(int fence)
 		wait_drained(c);
 	else if (fence == PR_MF_WMB)
 		buf[c].group++;
-	/* smp_rmb: loads are performed in program order already. */
+	/* smp_mb, smp_rmb: later loads read no older than earlier ones. */
+	if (stale)
+		stale_fence(c, fence);
 }
 
-PR_NO_TSAN void pr_mem_lock(void)
+PR_NO_TSAN void pr_mem_rmw(const void *addr, size_t size, int full)
+{
+	int c = self();
+
+	if (stale && c >= 0)
+		stale_rmw(c, addr, size, full);
+}
+
+PR_NO_TSAN void pr_mem_unlock(const void *lock)
+{
+	int c = self();
+
+	if (stale && c >= 0)
+		stale_unlock(c, lock);
+}
+
+PR_NO_TSAN void pr_mem_lock(const void *lock)
 {
 	int c = self();
 
@@ -355,6 +411,9 @@ PR_NO_TSAN void pr_mem_lock(void)
 	 */
 	if (c >= 0 && model == PR_MEM_TSO)
 		wait_drained(c);
+	/* weak: later loads read no older than the last unlocker had seen. */
+	if (c >= 0 && stale)
+		stale_lock(c, lock);
 }
 
 PR_NO_TSAN void pr_mem_drain_all(void)
@@ -364,11 +423,21 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 	for (;;) {
 		pr_effect(buf, sizeof(buf), PR_EFF_READ);
 		if (!busy)
-			return;
+			break;
 		waiters++;
 		PR_BLOCK(&busy, "store-buffers");
 		waiters--;
 	}
+	if (stale)
+		stale_grace(self());
+}
+
+PR_NO_TSAN void pr_mem_rcu_reader(int enter)
+{
+	int c = self();
+
+	if (stale && c >= 0)
+		stale_rcu(c, enter);
 }
 
 PR_NO_TSAN int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
@@ -441,11 +510,27 @@ PR_NO_TSAN static void hook_reset(void)
 	memset(buf, 0, sizeof(buf));
 	busy = 0;
 	waiters = 0;
+	if (stale)
+		stale_reset();
 }
 
 PR_NO_TSAN static int hook_waiting(void)
 {
 	return waiters;
+}
+
+PR_NO_TSAN static int hook_reads(int ctx, const struct pr_site *site,
+				 const void *obj)
+{
+	(void)site;
+	if (own_store(ctx, obj, 8))
+		return 0;	/* it reads its own store (or waits for it) */
+	return stale_count(ctx, obj);
+}
+
+PR_NO_TSAN static void hook_chosen(int ctx, int k)
+{
+	stale_chosen(ctx, k);
 }
 
 static const struct pr_mem_hooks hooks = {
@@ -457,12 +542,25 @@ static const struct pr_mem_hooks hooks = {
 	.waiting = hook_waiting,
 };
 
+/* weak: the same, and loads that read older values. */
+static const struct pr_mem_hooks weak_hooks = {
+	.busy = hook_busy,
+	.flushable = hook_flushable,
+	.flush = hook_flush,
+	.pending = hook_pending,
+	.reset = hook_reset,
+	.waiting = hook_waiting,
+	.reads = hook_reads,
+	.chosen = hook_chosen,
+};
+
 PR_NO_TSAN void pr_mem_select(int m)
 {
 	model = m;
 	pr_mem_on = m != PR_MEM_SC;
+	stale = m == PR_MEM_WEAK;
 	hook_reset();
-	pr_set_mem_hooks(pr_mem_on ? &hooks : NULL);
+	pr_set_mem_hooks(!pr_mem_on ? NULL : stale ? &weak_hooks : &hooks);
 }
 
 PR_NO_TSAN int pr_mem_model(void)

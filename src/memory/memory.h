@@ -19,29 +19,59 @@
  *         flushed; atomic RMWs, lock acquisition and release, smp_mb and
  *         the RCU grace period drain it.  smp_wmb/smp_rmb order nothing
  *         TSO does not already order.
- *   weak  the kernel's memory model for the primitives pagerace has, as
- *         a buffer whose stores may be flushed out of order: a store may
- *         be flushed once every older store of its CPU (1) is to another
- *         location (coherence), (2) is not separated from it by an
- *         smp_wmb, smp_mb or release (smp_store_release,
- *         rcu_assign_pointer, spin_unlock: a release waits for every
- *         older store) -- so MP without smp_wmb, 2+2W and SB are allowed.
- *         Value-returning atomics (atomic_*_return, *_and_test, xchg,
- *         cmpxchg, test_and_*_bit), smp_mb and lock release drain the
- *         CPU's buffer (full barriers; lock acquisition is an acquire:
- *         stores before it may still be buffered); non-value-returning ones
- *         (atomic_inc, set_bit, clear_bit) only flush what coherence and
- *         an earlier smp_wmb require of their own store.
+ *   weak  the kernel's memory model for the primitives pagerace has:
+ *         stores are buffered and may be flushed out of order, and loads
+ *         may read an older value ("stale reads", stale.c).
+ *
+ *         Stores: a store may be flushed once every older store of its
+ *         CPU (1) is to another location (coherence), (2) is not
+ *         separated from it by an smp_wmb, smp_mb or release
+ *         (smp_store_release, rcu_assign_pointer, spin_unlock: a release
+ *         waits for every older store).  Value-returning atomics
+ *         (atomic_*_return, *_and_test, xchg, cmpxchg, test_and_*_bit,
+ *         and their _acquire forms), smp_mb and lock release drain the
+ *         CPU's buffer; lock acquisition does not (stores before it may
+ *         become visible after accesses inside the critical section);
+ *         non-value-returning RMWs (atomic_inc, set_bit, clear_bit) only
+ *         flush what coherence and an earlier smp_wmb require.
+ *
+ *         Loads: memory has a time, bumped by every write that reaches
+ *         it, and is multi-copy atomic (a value is visible to every CPU
+ *         from its time on).  A location remembers its last 4 values.  A
+ *         load returns the CPU's own buffered store if it has one, else
+ *         any value of its location that was current at some time >= the
+ *         CPU's floor and >= the time of the newest value this CPU read
+ *         or wrote there (coherence: CoRR, CoWR hold); which one is a
+ *         scheduler decision.  Floors: smp_rmb raises it to the latest
+ *         time of any value the CPU read; smp_mb and value-returning
+ *         atomics also to its own latest write (and a full RMW to its
+ *         own write, i.e. now); an acquire load (smp_load_acquire,
+ *         rcu_dereference, LOAD_DEP, and any load of a pointer-typed
+ *         lvalue: address dependencies, kernel/access.h) to the time of
+ *         the value it read; spin_lock and friends to what the last
+ *         unlocker of that lock had read or written (critical sections
+ *         are ordered); the end of a grace period (synchronize_rcu, an
+ *         RCU callback, synchronize_srcu) raises the waiter's and every
+ *         CPU's inside a read-side section to now, and a section begun
+ *         later starts no lower (the RCU guarantee).
+ *         A release store waits for every older store and is flushed
+ *         after every earlier load was performed, so an acquirer that
+ *         reads it sees all the releaser saw (WRC+rel+acq forbidden).
+ *         So weak shows MP+wmb without smp_rmb (and MP without either),
+ *         SB, 2+2W, R, S-like shapes and read-read reordering in general.
  *
  * What weak forbids that LKMM allows (stronger is sound, weaker would be
- * a bug): loads are never reordered with loads or with later stores
- * (MP+wmb without smp_rmb, load buffering LB, and read-to-read coherence
- * shapes are never observed); memory is multi-copy atomic (IRIW without
- * smp_mb, WRC without a release are never observed); spin_unlock is a
- * full barrier; a store's flush can overtake at most
- * PR_MEM_SLOTS - 1 older stores (a full buffer flushes its oldest first).
- * Address dependencies (rcu_dereference, LOAD_DEP) are therefore always
- * respected, like acquire.
+ * a bug): load buffering (a store is never visible before an earlier
+ * load of its CPU was performed: LB and its relatives are never
+ * observed); memory is multi-copy atomic (IRIW without smp_mb, WRC
+ * whose middle CPU has no ordering are never observed); spin_unlock is
+ * a full barrier; an address dependency orders every later load of the
+ * CPU, not only the dependent one; _acquire RMWs are full barriers; a
+ * load reads one of its location's last 4 values only, and a store's
+ * flush overtakes at most PR_MEM_SLOTS - 1 older stores; a location
+ * accessed with two sizes at one address reads only its newest value,
+ * and CPUs numbered 8 and up always read the newest.  Reading an older
+ * value costs no preemption in a preemption bound.
  *
  * Contexts are CPUs: an injected handler shares its CPU's buffer.
  * Setup and end-of-run checks (no context) access memory directly; a run
@@ -92,12 +122,14 @@ void pr_mem_select(int model);
 
 /**
  * pr_mem_load - load @size bytes at @addr into @out under the model
- * @order: enum pr_mem_order (acquire orders nothing more here: loads are
- *	   performed in program order)
+ * @order: enum pr_mem_order (under weak an acquire raises the CPU's
+ *	   floor to the time of the value read)
  *
  * Own buffered stores first (the newest one to exactly @addr/@size); a
  * buffered store overlapping it only in part is flushed first, with the
- * older stores it must follow.
+ * older stores it must follow.  Under weak, @out may then be replaced by
+ * an older value of the location, if the decision before the load chose
+ * one.
  */
 void pr_mem_load(const void *addr, size_t size, void *out, int order);
 
@@ -142,11 +174,20 @@ void pr_mem_fence(int fence);
 
 /*
  * After a lock is taken (spin, read and write locks): under tso drain (a
- * locked instruction); under weak nothing -- the acquire LKMM gives, as
- * later loads are in order and later stores buffered after it.  A release
- * calls pr_mem_prepare(lock, size, PR_MP_DRAIN) before its yield point.
+ * locked instruction); under weak an acquire of @lock: later loads read
+ * nothing older than its last unlocker had seen (pr_mem_unlock).  A
+ * release calls pr_mem_prepare(lock, size, PR_MP_DRAIN) before its yield
+ * point and pr_mem_unlock(lock) after it.
  */
-void pr_mem_lock(void);
+void pr_mem_lock(const void *lock);
+void pr_mem_unlock(const void *lock);
+
+/*
+ * An atomic RMW of @size bytes at @addr is performed right after this
+ * call, after its yield point (@full: it returns a value, a full
+ * barrier).  Under weak its write gets a memory time; a no-op otherwise.
+ */
+void pr_mem_rmw(const void *addr, size_t size, int full);
 
 /*
  * The RCU grace period's guarantee: every CPU has passed a full barrier
@@ -154,6 +195,13 @@ void pr_mem_lock(void);
  * waited for is visible.  Drains every CPU's buffer.
  */
 void pr_mem_drain_all(void);
+
+/*
+ * An outermost RCU or SRCU read-side section begins (@enter 1) or ends
+ * (0) on the running CPU: under weak, the grace period's guarantee
+ * (stale.c, stale_grace) depends on it.  A no-op otherwise.
+ */
+void pr_mem_rcu_reader(int enter);
 
 /*
  * Does a CPU other than the caller still hold a store to
@@ -189,6 +237,9 @@ enum {
 	PR_ME_STALE,		/* a load read memory while another CPU had
 				 * a newer store to it buffered */
 	PR_ME_STORE,		/* a store went into the buffer */
+	PR_ME_OLD,		/* weak: a load read an older value; @val is
+				 * the newer one @ctx stored at @store_step
+				 * (ctx -1: not through a buffer) */
 };
 
 typedef void (*pr_mem_logger)(const struct pr_mem_event *ev);

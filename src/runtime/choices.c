@@ -55,6 +55,7 @@ PR_NO_TSAN static int add_flushes(struct pr_choices *cs, int n)
 			cs->c[n].inject = -1;
 			cs->c[n].was_spinning = 0;
 			cs->c[n].mem = (int8_t)s;
+			cs->c[n].read = 0;
 			n++;
 		}
 	}
@@ -88,6 +89,7 @@ PR_NO_TSAN static void rebuild(struct pr_choices *cs)
 		cs->c[n].inject = -1;
 		cs->c[n].was_spinning = (uint8_t)spin;
 		cs->c[n].mem = -1;
+		cs->c[n].read = 0;
 		n++;
 	}
 	for (int i = 0; i < sched_rt.ninj; i++) {
@@ -97,14 +99,67 @@ PR_NO_TSAN static void rebuild(struct pr_choices *cs)
 		cs->c[n].inject = (int8_t)i;
 		cs->c[n].was_spinning = 0;
 		cs->c[n].mem = -1;
+		cs->c[n].read = 0;
 		n++;
 	}
 	cs->mem = 0;
+	cs->reads = 0;
 	if (sched_rt.mem)
 		n = add_flushes(cs, n);
 	cs->n = n;
 	/* A spinner's enabledness moves with store_epoch: never cached. */
 	sched_rt.cs_stale = sched_rt.spinning != 0;
+}
+
+/* Where context @i stopped: the access its next step makes first. */
+PR_NO_TSAN static const struct pr_site *next_access(int i, const void **obj)
+{
+	const struct pr_ctx *c = &sched_rt.ctx[i];
+	const struct pr_site *site = sched_ctx_at(i);
+
+	*obj = i == sched_rt.cur ? pr_hot.obj : c->at_obj;
+	if (site == &sched_site_iret) {
+		*obj = c->irq_obj;
+		site = c->irq_at;
+	}
+	return site;
+}
+
+/*
+ * Under weak, the older values each enabled context's next load could
+ * return, as choices after the flushes.  Recomputed at every decision
+ * (the running context's next access changes without a rebuild); they
+ * never enter the cached part of the array.  A full array offers fewer
+ * (a stronger model, never a weaker one).
+ */
+PR_NO_TSAN static void add_reads(struct pr_choices *cs)
+{
+	int n = cs->n - cs->reads, k = n - cs->mem;
+
+	for (int i = 0; i < k; i++) {
+		const struct pr_choice *ch = &cs->c[i];
+		const struct pr_site *site;
+		const void *obj;
+		int m;
+
+		if (ch->inject >= 0)
+			continue;
+		site = next_access(ch->ctx, &obj);
+		if (!site || (site->kind != PR_K_LOAD &&
+			      site->kind != PR_K_ACQUIRE))
+			continue;
+		m = sched_rt.mem->reads(ch->ctx, site, obj);
+		for (int r = 1; r <= m && n < PR_MAX_CHOICES; r++) {
+			cs->c[n].ctx = ch->ctx;
+			cs->c[n].inject = -1;
+			cs->c[n].was_spinning = 0;
+			cs->c[n].mem = -1;
+			cs->c[n].read = (int8_t)r;
+			n++;
+		}
+	}
+	cs->reads = n - (cs->n - cs->reads);
+	cs->n = n;
 }
 
 /**
@@ -121,6 +176,8 @@ PR_NO_TSAN void sched_build_choices(struct pr_choices *cs, enum pr_reason reason
 
 	if (sched_rt.cs_stale)
 		rebuild(cs);
+	if (sched_rt.mem && sched_rt.mem->reads)
+		add_reads(cs);
 	cs->current = cur >= 0 && sched_rt.ctx[cur].state == CTX_RUNNABLE
 		? sched_rt.cs_pos[cur] : -1;
 	cs->reason = reason;
@@ -136,7 +193,9 @@ PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
 	const struct pr_ctx *c;
 
 	memset(p, 0, sizeof(*p));
-	if (code >= PR_CHOICE_MEM) {
+	if (code >= PR_CHOICE_READ)	/* a context's step, reading older */
+		code = (code - PR_CHOICE_READ) / PR_MEM_READS;
+	else if (code >= PR_CHOICE_MEM) {
 		unsigned size = 0;
 
 		code -= PR_CHOICE_MEM;
@@ -150,7 +209,7 @@ PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)
 		p->flush = 1;
 		return 0;
 	}
-	if (code >= PR_CHOICE_EVENT) {
+	if (code >= PR_CHOICE_EVENT && code < PR_CHOICE_MEM) {
 		code -= PR_CHOICE_EVENT;
 		if (code >= sched_rt.ninj)
 			return -1;
@@ -191,4 +250,17 @@ PR_NO_TSAN const struct pr_mem_hooks *pr_get_mem_hooks(void)
 PR_NO_TSAN void pr_sched_mem_changed(void)
 {
 	sched_rt.cs_stale = 1;
+}
+
+PR_NO_TSAN void pr_sched_mem_read_point(void)
+{
+	int64_t rest = pr_hot.budget - 1;
+
+	if (sched_rt.cur < 0 || rest <= 0)
+		return;		/* a decision there already */
+	/* A blind strategy's grant goes on after it (sched.c, pick). */
+	if (!sched_rt.strat->ops->sees_memory)
+		sched_rt.mem_left += rest;
+	sched_rt.budget_start -= rest;
+	pr_hot.budget = 1;
 }

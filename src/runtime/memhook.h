@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+struct pr_site;
+
 struct pr_mem_hooks {
 	/* Contexts whose buffers hold stores (bit i: context i). */
 	uint64_t (*busy)(void);
@@ -34,6 +36,15 @@ struct pr_mem_hooks {
 	void (*reset)(void);
 	/* Contexts sleeping until their buffers drain (smp_mb, ...). */
 	int (*waiting)(void);
+	/*
+	 * Optional (weak: stale reads).  @reads: how many older values
+	 * (0..PR_MEM_READS) the load @ctx performs next could return, given
+	 * the yield point @site and object @obj where it stopped.  @chosen:
+	 * the decision just made runs @ctx and its load (if its next step
+	 * is one) returns the @k-th older value, 0 the newest.
+	 */
+	int (*reads)(int ctx, const struct pr_site *site, const void *obj);
+	void (*chosen)(int ctx, int k);
 };
 
 /* NULL (sc) or the model's hooks; set before runs, not during one. */
@@ -45,5 +56,12 @@ const struct pr_mem_hooks *pr_get_mem_hooks(void);
  * next decision.  Cheap; call it on every change.
  */
 void pr_sched_mem_changed(void);
+
+/*
+ * The running context's next yield point is a load that may return an
+ * older value: make it a decision (its choices offer the older values),
+ * without shortening what a strategy blind to memory granted (sched.c).
+ */
+void pr_sched_mem_read_point(void);
 
 #endif /* PAGERACE_RUNTIME_MEMHOOK_H */

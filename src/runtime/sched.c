@@ -154,10 +154,32 @@ PR_TSAN_INVISIBLE static void switch_to(int t)
  */
 #define MEM_TICK	64
 
+/*
+ * Under weak, a strategy blind to memory does not choose stale reads
+ * either: when the context it runs (@idx) could read an older value,
+ * the scheduler's generator reads the newest with probability 1/2 and
+ * otherwise one of the older ones, uniformly.
+ */
+PR_NO_TSAN static int maybe_stale(const struct pr_choices *cs, int idx)
+{
+	int first = cs->n - cs->reads, m = 0;
+	int ctx = cs->c[idx].ctx;
+
+	if (!cs->reads || cs->c[idx].inject >= 0 || cs->c[idx].mem >= 0)
+		return idx;
+	while (first < cs->n && cs->c[first].ctx != ctx)
+		first++;
+	while (first + m < cs->n && cs->c[first + m].ctx == ctx)
+		m++;
+	if (!m || pr_rng_below(&sched_rt.mem_rng, 2) == 0)
+		return idx;
+	return first + (int)pr_rng_below(&sched_rt.mem_rng, (uint64_t)m);
+}
+
 PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
 {
 	struct pr_strategy *st = sched_rt.strat;
-	int k = cs->n - cs->mem, mem = cs->mem, idx;
+	int reads = cs->reads, k = cs->n - cs->mem - reads, mem = cs->mem, idx;
 
 	if (!sched_rt.mem || st->ops->sees_memory)
 		return st->ops->pick(st, cs, budget);
@@ -167,17 +189,21 @@ PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
 	if (cs->reason == PR_R_BUDGET && sched_rt.mem_left > 0 &&
 	    cs->current >= 0) {
 		*budget = sched_rt.mem_left;	/* the tick: go on */
-		return cs->current;
+		return maybe_stale(cs, cs->current);
 	}
 	sched_rt.mem_left = 0;
-	if (!mem)
+	if (!mem && !reads)
 		return st->ops->pick(st, cs, budget);
 	cs->n = k;
 	cs->mem = 0;
+	cs->reads = 0;
 	idx = st->ops->pick(st, cs, budget);
-	cs->n = k + mem;
+	cs->n = k + mem + reads;
 	cs->mem = mem;
-	return idx;
+	cs->reads = reads;
+	if (idx < 0 || idx >= k)
+		return idx;
+	return maybe_stale(cs, idx);
 }
 
 /*
@@ -258,7 +284,9 @@ again:
 		sched_build_choices(cs, reason);
 		goto again;
 	}
-	preempted = cs->current >= 0 && idx != cs->current;
+	/* Reading an older value is no switch (tree.c counts it so too). */
+	preempted = cs->current >= 0 && idx != cs->current &&
+		    !(ch->read > 0 && ch->ctx == cs->c[cs->current].ctx);
 	if (preempted)
 		sched_rt.preemptions++;
 	if (sched_rt.decision_observer)	/* hidden with the decision */
@@ -274,6 +302,19 @@ again:
 		sched_rt.mem_left = budget > MEM_TICK ? budget - MEM_TICK : 0;
 		if (budget > MEM_TICK)
 			budget = MEM_TICK;
+	}
+	if (sched_rt.mem && sched_rt.mem->chosen) {
+		/*
+		 * A stale read is a segment of one step, the load's: a
+		 * replay then meets it only at a segment's start.  A blind
+		 * strategy's grant goes on after it.
+		 */
+		if (ch->read > 0 && budget > 1) {
+			if (!sched_rt.strat->ops->sees_memory)
+				sched_rt.mem_left += budget - 1;
+			budget = 1;
+		}
+		sched_rt.mem->chosen(ch->ctx, ch->inject >= 0 ? 0 : ch->read);
 	}
 	if ((uint64_t)budget > left)
 		budget = (int64_t)left;

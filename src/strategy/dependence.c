@@ -72,7 +72,7 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 		e->flags |= PR_EV_WROTE | PR_EV_FLUSH;
 		return;
 	}
-	if (code >= PR_CHOICE_EVENT) {
+	if (code >= PR_CHOICE_EVENT && code < PR_CHOICE_MEM) {
 		e->kind = PR_EV_FIRE;
 		return;
 	}

@@ -55,6 +55,8 @@ struct pr_event {
  */
 static inline int pr_event_proc(int code)
 {
+	if (code >= PR_CHOICE_READ)	/* a context's step, reading older */
+		return (code - PR_CHOICE_READ) / PR_MEM_READS;
 	if (code >= PR_CHOICE_MEM)
 		return -1;
 	return code >= PR_CHOICE_EVENT ? PR_MAX_CTX + code - PR_CHOICE_EVENT

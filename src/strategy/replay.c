@@ -26,7 +26,9 @@ struct replay_strategy {
 
 PR_NO_TSAN static void code_name(int code, char *buf, size_t len)
 {
-	if (code >= PR_CHOICE_MEM)
+	if (code >= PR_CHOICE_READ)
+		snprintf(buf, len, "r%d", code - PR_CHOICE_READ);
+	else if (code >= PR_CHOICE_MEM)
 		snprintf(buf, len, "m%d", code - PR_CHOICE_MEM);
 	else if (code >= PR_CHOICE_EVENT)
 		snprintf(buf, len, "e%d", code - PR_CHOICE_EVENT);

@@ -22,13 +22,16 @@
 /*
  * A choice: run context @ctx, or first deliver injection @inject to it,
  * or (a memory model other than sc, src/memory/) write the store in slot
- * @mem of @ctx's store buffer to memory.
+ * @mem of @ctx's store buffer to memory, or (weak) run context @ctx
+ * whose next step is a load and let that load return the @read-th older
+ * value its location held (memory/memory.h, "stale reads").
  */
 struct pr_choice {
 	uint8_t ctx;
 	int8_t inject;		/* -1 for "run the context" */
 	uint8_t was_spinning;	/* re-enabled by a store after spinning */
 	int8_t mem;		/* store-buffer slot to flush, -1: none */
+	int8_t read;		/* 0: the newest value; k >= 1: the k-th older */
 };
 
 /*
@@ -41,8 +44,17 @@ struct pr_choice {
 #define PR_CHOICE_EVENT	64
 #define PR_CHOICE_MEM	192
 #define PR_MEM_SLOTS	8
+/*
+ * Stale reads (trace format 4): PR_CHOICE_READ + ctx * PR_MEM_READS +
+ * k - 1 runs @ctx, whose load returns the k-th older value of its
+ * location (1 <= k <= PR_MEM_READS).  After every flush code.
+ */
+#define PR_CHOICE_READ	1024
+#define PR_MEM_READS	3
 PR_NO_TSAN static inline int pr_choice_code(const struct pr_choice *c)
 {
+	if (c->read > 0)
+		return PR_CHOICE_READ + c->ctx * PR_MEM_READS + c->read - 1;
 	if (c->mem >= 0)
 		return PR_CHOICE_MEM + c->ctx * PR_MEM_SLOTS + c->mem;
 	return c->inject < 0 ? c->ctx : PR_CHOICE_EVENT + c->inject;
@@ -75,6 +87,12 @@ struct pr_choices {
 	 * indexes as under sc in its first n - mem); 0 under sc.
 	 */
 	int mem;
+	/*
+	 * Under weak, the last @reads choices (after the flushes) are stale
+	 * reads: choices whose @read is nonzero, for contexts whose next step
+	 * is a load; 0 otherwise.  A strategy blind to memory never sees them.
+	 */
+	int reads;
 	struct pr_choice c[PR_MAX_CHOICES];
 	int current;		/* index of "continue the running context", or -1 */
 	int prev_ctx;		/* context that ran last, or -1 */

@@ -123,6 +123,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			    int64_t *budget)
 {
 	int idx_of[PR_MAX_PROCS];
+	/* A context's older-value choices: the first's index, and how many. */
+	int read_at[PR_MAX_CTX], nread[PR_MAX_CTX] = { 0 };
 	pr_procset en = 0;
 	struct pr_tnode *nd;
 	size_t d = t->pos;
@@ -131,6 +133,13 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	for (int i = 0; i < cs->n; i++) {
 		int code = pr_choice_code(&cs->c[i]);
 
+		if (code >= PR_CHOICE_READ) {
+			int c = cs->c[i].ctx;
+
+			if (!nread[c]++)
+				read_at[c] = i;
+			continue;
+		}
 		p = pr_event_proc(code);
 		if (code >= PR_CHOICE_MEM) {
 			uint8_t *mp = &t->mem_proc[code - PR_CHOICE_MEM];
@@ -218,6 +227,14 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	}
 	pr_event_begin(&nd->ev, t->code_of[nd->chosen]);
 	nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
+	/* The same on every replay of this node: the program is deterministic. */
+	nd->nver = (uint8_t)(1 + (nd->chosen < PR_MAX_CTX ? nread[nd->chosen] : 0));
+	if (nd->ver >= nd->nver) {
+		snprintf(t->error, t->errlen, "step %zu: the older values a load "
+			 "could read differ from the execution this one replays",
+			 d);
+		return -1;
+	}
 	/*
 	 * A bounded search explores deliveries before a context's first step
 	 * and wherever a switch is free too: later, the same delivery may
@@ -229,6 +246,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->backtrack |= nd->enabled & ~(PR_PROC_BIT(PR_MAX_CTX) - 1);
 	t->pos++;
 	*budget = 1;
+	if (nd->ver)
+		return read_at[nd->chosen] + nd->ver - 1;
 	return idx_of[nd->chosen];
 }
 
@@ -256,12 +275,26 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
 		struct pr_event *slot;
 
+		/* The chosen context's load reads the next older value. */
+		if (nd->ver + 1 < nd->nver) {
+			nd->ver++;
+			t->nsleepers = nd->sleep_off + nd->sleep_n;
+			t->n = t->prefix = d + 1;
+			t->fresh = d;
+			return;
+		}
 		if (left && t->bound >= 0)
 			left &= pr_tree_allowed(t, nd);
 		if (!left)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
-		slot = nd->top ? NULL : pr_tree_sleepers_reserve(t, 1);
+		/*
+		 * A step with several values to read may touch different
+		 * things after its load for each: it never sleeps (more
+		 * executions, never fewer classes).
+		 */
+		slot = nd->top || nd->nver > 1 ? NULL
+			: pr_tree_sleepers_reserve(t, 1);
 		if (slot) {
 			*slot = nd->ev;
 			t->nsleepers++;
@@ -269,6 +302,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 			nd->sleep |= PR_PROC_BIT(nd->chosen);
 		}
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
+		nd->ver = 0;
 		nd->done |= PR_PROC_BIT(nd->chosen);
 		t->n = t->prefix = d + 1;
 		t->fresh = d;

@@ -29,6 +29,13 @@ struct pr_tnode {
 	uint8_t cur;		/* the context that ran last, if it can go on */
 	uint8_t top;		/* a branching node of a split search's top */
 	uint8_t ntop;		/* top nodes on the path above this one */
+	/*
+	 * Stale reads (weak): the chosen context's load may return one of
+	 * @nver values (1: only the newest); @ver is the one this path
+	 * takes, 0 the newest.  Every one is explored before another
+	 * choice, and such a choice is never put to sleep (next_branch).
+	 */
+	uint8_t ver, nver;
 	uint32_t preemptions;	/* on the path before this decision */
 	size_t sleep_off;	/* dpor: the sleeping processes' steps, */
 	uint32_t sleep_n;	/*  tree.sleepers[sleep_off..+sleep_n) */

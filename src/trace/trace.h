@@ -22,15 +22,19 @@
 #include "strategy/strategy.h"
 
 /*
- * Written: 3 when the run used a memory model other than sc (a memory
- * line, flush segments "m<N>"), else 2 (flavour and check lines), so an
- * sc trace is byte for byte what it always was.  Read: 1 to 3; a version
- * 1 trace has no flavour (PR_TRACE_FLAVOUR_UNKNOWN) and no check, and
- * versions 1 and 2 ran under sc.
+ * Written: 4 when the run read an older value under weak (stale-read
+ * segments "r<N>"), 3 when it used a memory model other than sc (a
+ * memory line, flush segments "m<N>"), else 2 (flavour and check lines),
+ * so an sc trace is byte for byte what it always was, and so is a tso or
+ * weak trace without stale reads.  Read: 1 to 4; a version 1 trace has
+ * no flavour (PR_TRACE_FLAVOUR_UNKNOWN) and no check, and versions 1 and
+ * 2 ran under sc.  A version 3 weak trace replays as it ran: its loads
+ * read the newest value, as a load does unless a decision says otherwise.
  */
-#define PR_TRACE_FORMAT		3
+#define PR_TRACE_FORMAT		4
 #define PR_TRACE_FORMAT_MIN	1
 #define PR_TRACE_FORMAT_SC	2	/* what an sc trace is written as */
+#define PR_TRACE_FORMAT_MEM	3	/* tso or weak without stale reads */
 
 /* The memory models a trace names (memory/memory.h's numbering). */
 enum { PR_TRACE_MEM_SC = 0, PR_TRACE_MEM_TSO, PR_TRACE_MEM_WEAK,
@@ -68,6 +72,10 @@ uint64_t pr_trace_hash(uint64_t h, const char *buf, size_t len);
 #define PR_TRACE_MAX_CODE	(PR_CHOICE_EVENT + 127)
 /* Flushes (format 3): PR_CHOICE_MEM + ctx * PR_MEM_SLOTS + slot. */
 #define PR_TRACE_MAX_MEM	(PR_MAX_CTX * PR_MEM_SLOTS - 1)
+/* Stale reads (format 4): PR_CHOICE_READ + ctx * PR_MEM_READS + k - 1. */
+#define PR_TRACE_MAX_READ	(PR_MAX_CTX * PR_MEM_READS - 1)
+_Static_assert(PR_CHOICE_MEM + PR_TRACE_MAX_MEM < PR_CHOICE_READ,
+	       "stale-read codes come after flush codes");
 _Static_assert(PR_TRACE_MAX_CODE < PR_CHOICE_MEM, "flush codes come last");
 
 /* An extensible run setting, e.g. "max-steps" = "100000". */

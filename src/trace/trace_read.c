@@ -270,7 +270,8 @@ static int segment(struct parser *p, const char *s, const char *e,
 
 	if (s == e)
 		return FAIL_AT(p, s, "empty segment token (extra space?)");
-	if (*q != 'c' && *q != 'e' && (*q != 'm' || p->t->format < 3))
+	if (*q != 'c' && *q != 'e' && (*q != 'm' || p->t->format < 3) &&
+	    (*q != 'r' || p->t->format < 4))
 		goto bad;
 	for (d = ++q; q < e && *q >= '0' && *q <= '9'; q++)
 		;
@@ -291,6 +292,12 @@ static int segment(struct parser *p, const char *s, const char *e,
 	if (*s == 'm' && p->t->memory == PR_TRACE_MEM_SC)
 		return FAIL_AT(p, s, "a flush in a trace whose memory model "
 			       "is sc");
+	if (*s == 'r' && id > PR_TRACE_MAX_READ)
+		return FAIL_AT(p, s, "stale read %llu out of range (0..%d)",
+			       (unsigned long long)id, PR_TRACE_MAX_READ);
+	if (*s == 'r' && p->t->memory != PR_TRACE_MEM_WEAK)
+		return FAIL_AT(p, s, "a stale read in a trace whose memory "
+			       "model is not weak");
 	for (d = ++q; q < e && *q >= '0' && *q <= '9'; q++)
 		;
 	if (q == d || (q < e && *q != '@'))
@@ -300,7 +307,8 @@ static int segment(struct parser *p, const char *s, const char *e,
 	if (!steps)
 		return FAIL_AT(p, d, "zero-step segment");
 	seg->code = (uint16_t)(*s == 'c' ? id : *s == 'e' ? PR_CHOICE_EVENT + id
-			       : PR_CHOICE_MEM + id);
+			       : *s == 'm' ? PR_CHOICE_MEM + id
+			       : PR_CHOICE_READ + id);
 	seg->steps = (uint32_t)steps;
 	seg->end = NULL;
 	seg->end_label = NULL;

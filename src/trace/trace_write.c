@@ -344,9 +344,18 @@ int pr_trace_check(const struct pr_trace *t, char *err, size_t errlen)
 			       "trace", i);
 			return -1;
 		}
+		if (s->code >= PR_CHOICE_READ &&
+		    s->code <= PR_CHOICE_READ + PR_TRACE_MAX_READ &&
+		    t->memory != PR_TRACE_MEM_WEAK) {
+			seterr(err, errlen, "segment %zu: a stale read in a "
+			       "trace whose memory model is not weak", i);
+			return -1;
+		}
 		if (s->code > PR_TRACE_MAX_CODE &&
 		    (s->code < PR_CHOICE_MEM ||
-		     s->code > PR_CHOICE_MEM + PR_TRACE_MAX_MEM)) {
+		     s->code > PR_CHOICE_MEM + PR_TRACE_MAX_MEM) &&
+		    (s->code < PR_CHOICE_READ ||
+		     s->code > PR_CHOICE_READ + PR_TRACE_MAX_READ)) {
 			seterr(err, errlen, "segment %zu: choice code %u out "
 			       "of range", i, s->code);
 			return -1;
@@ -376,7 +385,10 @@ static const char *result_word(const struct pr_run_result *r)
 
 static void put_segment(FILE *f, const struct pr_segment *s, uint32_t site)
 {
-	if (s->code >= PR_CHOICE_MEM)
+	if (s->code >= PR_CHOICE_READ)
+		fprintf(f, "r%u*%lu", s->code - PR_CHOICE_READ,
+			(unsigned long)s->steps);
+	else if (s->code >= PR_CHOICE_MEM)
 		fprintf(f, "m%u*%lu", s->code - PR_CHOICE_MEM,
 			(unsigned long)s->steps);
 	else if (s->code >= PR_CHOICE_EVENT)
@@ -412,6 +424,14 @@ static void put_program_text(FILE *f, const char *text)
 	}
 }
 
+static int has_reads(const struct pr_schedule *sc)
+{
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->seg[i].code >= PR_CHOICE_READ)
+			return 1;
+	return 0;
+}
+
 static void put_body(FILE *f, const struct pr_trace *t,
 		     const struct site_table *st)
 {
@@ -421,9 +441,11 @@ static void put_body(FILE *f, const struct pr_trace *t,
 	int flavour = t->flavour == PR_TRACE_FLAVOUR_UNKNOWN ?
 		      pr_trace_build_flavour() : t->flavour;
 
-	/* An sc trace stays version 2, byte for byte (trace.h). */
+	/* An sc trace stays version 2, byte for byte (trace.h); 3 without
+	 * stale reads. */
 	fprintf(f, "pagerace-trace %d\n", t->memory == PR_TRACE_MEM_SC ?
-		PR_TRACE_FORMAT_SC : PR_TRACE_FORMAT);
+		PR_TRACE_FORMAT_SC : has_reads(&t->sched) ? PR_TRACE_FORMAT
+		: PR_TRACE_FORMAT_MEM);
 	/* Left out of the check: the one informational line (see check()). */
 	put_str(f, "pagerace-version",
 		t->pagerace_version ? t->pagerace_version : PACKAGE_VERSION);

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - between the store buffers (buffer.c) and the weak model's
+ * older values (stale.c).  Nothing outside src/memory/ includes it.
+ */
+#ifndef PAGERACE_MEMORY_INTERNAL_H
+#define PAGERACE_MEMORY_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Values a location keeps: the newest and PR_MEM_READS older ones. */
+#define STALE_DEPTH	4
+/* Contexts that may read older values (the others read the newest). */
+#define STALE_CPUS	8
+
+/* The logger, for stale.c's reports (buffer.c owns it). */
+struct pr_mem_event;
+void mem_log(const struct pr_mem_event *ev);
+int mem_logging(void);
+
+/* Every run: forget every location and view. */
+void stale_reset(void);
+
+/*
+ * A store of @size bytes (@val) by context @ctx (-1: none) reaches
+ * memory at @addr: call BEFORE memory is written.  @step: when it was
+ * made, for reports.
+ */
+void stale_write(int ctx, const void *addr, size_t size, const void *val,
+		 uint64_t step);
+
+/*
+ * An RMW of context @ctx on @size bytes at @addr is performed right
+ * after this call (its yield point passed); @full: a full barrier.
+ */
+void stale_rmw(int ctx, const void *addr, size_t size, int full);
+
+/* Context @ctx's next step is the load of @size bytes at @addr. */
+void stale_pend(int ctx, const void *addr, size_t size);
+/*
+ * How many older values that pending load may read (0 if @addr is not
+ * what it loads): the decision's stale-read choices.
+ */
+int stale_count(int ctx, const void *addr);
+/* The decision ran @ctx; its pending load reads the @k-th older value. */
+void stale_chosen(int ctx, int k);
+/*
+ * The load of @addr by @ctx is performed: @out holds memory's (newest)
+ * value; replace it with the chosen older one, if any, and update the
+ * context's view (@order: enum pr_mem_order).  @forwarded: it read its
+ * own buffered store (no view change).
+ */
+void stale_load(int ctx, const void *addr, size_t size, void *out,
+		int order, int forwarded);
+
+/* smp_rmb, smp_mb (after the drain): raise the floor. */
+void stale_fence(int ctx, int fence);
+/* A lock taken / released by @ctx (the unlocker's view passes on). */
+void stale_lock(int ctx, const void *lock);
+void stale_unlock(int ctx, const void *lock);
+/*
+ * A grace period ended (@ctx waited for it): @ctx and every CPU inside a
+ * read-side section read nothing older than now; sections begun later
+ * neither (stale_rcu, @enter 1 at an outermost rcu_read_lock or
+ * srcu_read_lock, 0 at the matching unlock).
+ */
+void stale_grace(int ctx);
+void stale_rcu(int ctx, int enter);
+
+#endif /* PAGERACE_MEMORY_INTERNAL_H */

@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stale.c - the weak model's loads that read an older value (memory.h,
+ * "Stale reads", states the rules; this file keeps the books).
+ *
+ * Memory time: a counter bumped by every write that reaches memory (a
+ * flush, an RMW, a direct store).  Memory is multi-copy atomic: a value
+ * becomes visible to every CPU at once, at its time.  A location written
+ * through the model keeps its last STALE_DEPTH values with their times;
+ * value k (0 the newest) was current from t[k] until t[k - 1].
+ *
+ * Each CPU has a view: @floor (its loads read a value still current at
+ * some time >= floor), @vread (the latest time of a value it read),
+ * @lastw (the time of its latest write), and per location, in the
+ * location, @coh (never read a value older than one it read or wrote
+ * there).  A load may read value k when t[k - 1] > max(floor, coh): the
+ * load then happened "as of" a time in value k's interval, which the
+ * CPU's earlier loads of other locations did not bound unless a barrier
+ * said so.  Barriers raise the floor (buffer.c calls stale_fence,
+ * stale_lock, stale_grace, stale_rcu).
+ *
+ * Which value a load reads is a scheduler decision (runtime/memhook.h,
+ * "reads" and "chosen"): the decision before the load offers every older
+ * value as a choice of its own.
+ *
+ * Locations are found by address in an open-addressing table, cleared
+ * per run by a generation number.  The table's layout depends on
+ * addresses, but nothing observable does: a lookup finds the same entry
+ * wherever it sits, and a full table (the same location count in every
+ * run of the same schedule) only stops tracking -- every later untracked
+ * value then counts as written just now (@overflow), the strong side.
+ *
+ * Writes the model does not see (direct __atomic operations of the
+ * harness, memset) are caught when a location's memory no longer holds
+ * its newest value: its history restarts, the value dated now.  A value
+ * never written through the model in this run is dated 0 (setup).
+ *
+ * For dpor (effects.h): writes to memory write the clock (their order
+ * decides which values a barrier lets a load skip, even at different
+ * locations); every load reads the grace-period floor; a grace period
+ * writes it and every section's floor, and reads the clock; entering a
+ * read-side section reads it; a location's books are its bytes,
+ * which the access already names.
+ */
+#include "memory/internal.h"
+#include "memory/memory.h"
+#include "runtime/context.h"
+#include "runtime/effects.h"
+#include "runtime/tsan.h"
+
+#include <string.h>
+
+#define NLOC	4096		/* locations a run may track */
+#define NLOCK	256		/* locks a run may track */
+
+struct loc {
+	const void *addr;
+	uint32_t gen;		/* the run it belongs to; else free */
+	uint8_t size;
+	uint8_t n;		/* values held, 1..STALE_DEPTH */
+	uint8_t lazy;		/* val[0] is memory's: an RMW wrote it */
+	uint8_t mixed;		/* accessed with two sizes: no history */
+	uint32_t t[STALE_DEPTH];
+	uint64_t val[STALE_DEPTH];
+	int8_t wctx[STALE_DEPTH];	/* who wrote it, for reports */
+	uint64_t wstep[STALE_DEPTH];
+	uint32_t coh[STALE_CPUS];
+};
+
+struct lockview {
+	const void *lock;
+	uint32_t gen;
+	uint32_t view;		/* what its last unlocker had seen */
+};
+
+struct view {
+	uint32_t floor, vread, lastw;
+	const void *pend;	/* the load its next step performs */
+	uint8_t psize;
+	int8_t chosen;		/* that load's older value, 0: newest */
+	uint64_t at;		/* the step the choice is for */
+	int rcu;		/* inside RCU (or SRCU) read-side sections */
+};
+
+static struct loc locs[NLOC];
+static struct lockview lockviews[NLOCK];
+static struct view views[PR_MAX_CTX];
+static uint32_t gen = 1;
+static uint32_t now_t;		/* memory time */
+static uint32_t gp;		/* the last grace period's time */
+static int overflow;		/* the table filled up this run */
+
+#define MAX(a, b)	((a) > (b) ? (a) : (b))
+
+PR_NO_TSAN void stale_reset(void)
+{
+	if (++gen == 0) {	/* wrapped: clear for real */
+		memset(locs, 0, sizeof(locs));
+		memset(lockviews, 0, sizeof(lockviews));
+		gen = 1;
+	}
+	memset(views, 0, sizeof(views));
+	now_t = 0;
+	gp = 0;
+	overflow = 0;
+}
+
+PR_NO_TSAN static size_t hash(const void *p, size_t n)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 40) & (n - 1);
+}
+
+/* The entry of @addr; with @create, a new one (NULL: table full). */
+PR_NO_TSAN static struct loc *find(const void *addr, int create)
+{
+	size_t h = hash(addr, NLOC);
+
+	for (size_t i = 0; i < NLOC; i++) {
+		struct loc *e = &locs[(h + i) & (NLOC - 1)];
+
+		if (e->gen != gen) {
+			if (!create)
+				return NULL;
+			memset(e, 0, sizeof(*e));
+			e->addr = addr;
+			e->gen = gen;
+			return e;
+		}
+		if (e->addr == addr)
+			return e;
+	}
+	if (create)
+		overflow = 1;
+	return NULL;
+}
+
+PR_NO_TSAN static struct lockview *find_lock(const void *lock, int create)
+{
+	size_t h = hash(lock, NLOCK);
+
+	for (size_t i = 0; i < NLOCK; i++) {
+		struct lockview *l = &lockviews[(h + i) & (NLOCK - 1)];
+
+		if (l->gen != gen) {
+			if (!create)
+				return NULL;
+			l->lock = lock;
+			l->gen = gen;
+			l->view = 0;
+			return l;
+		}
+		if (l->lock == lock)
+			return l;
+	}
+	if (create)
+		overflow = 1;
+	return NULL;
+}
+
+static int trackable(size_t size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* An RMW's value is memory's until someone looks. */
+PR_NO_TSAN static void sync(struct loc *e)
+{
+	if (e->lazy) {
+		e->val[0] = 0;
+		memcpy(&e->val[0], e->addr, e->size);
+		e->lazy = 0;
+	}
+}
+
+/* Does memory still hold @e's newest value? */
+PR_NO_TSAN static int current(struct loc *e)
+{
+	sync(e);
+	return !memcmp(e->addr, &e->val[0], e->size);
+}
+
+/* Restart @e's history: memory's value, dated now (a write unseen). */
+PR_NO_TSAN static void restart(struct loc *e)
+{
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	e->n = 1;
+	e->lazy = 0;
+	e->val[0] = 0;
+	memcpy(&e->val[0], e->addr, e->size);
+	e->t[0] = now_t;
+	e->wctx[0] = -1;
+	e->wstep[0] = 0;
+}
+
+/*
+ * @e for a write of @size bytes: a new entry starts with the value
+ * memory holds (dated 0, setup's, or now after an overflow); another
+ * size makes it mixed.  NULL: not tracked.
+ */
+PR_NO_TSAN static struct loc *for_write(const void *addr, size_t size)
+{
+	struct loc *e = find(addr, 1);
+
+	if (!e)
+		return NULL;
+	if (!e->size) {
+		e->size = (uint8_t)size;
+		e->n = 1;
+		memcpy(&e->val[0], addr, size);
+		e->t[0] = overflow ? now_t : 0;
+		e->wctx[0] = -1;
+	} else if (e->size != size) {
+		e->mixed = 1;
+	}
+	if (e->mixed)
+		return NULL;
+	if (!current(e))
+		restart(e);
+	return e;
+}
+
+/* Make room for a new newest value, written now by @ctx. */
+PR_NO_TSAN static void push(struct loc *e, int ctx, uint64_t step)
+{
+	int n = e->n < STALE_DEPTH ? e->n : STALE_DEPTH - 1;
+
+	memmove(&e->t[1], &e->t[0], (size_t)n * sizeof(e->t[0]));
+	memmove(&e->val[1], &e->val[0], (size_t)n * sizeof(e->val[0]));
+	memmove(&e->wctx[1], &e->wctx[0], (size_t)n * sizeof(e->wctx[0]));
+	memmove(&e->wstep[1], &e->wstep[0], (size_t)n * sizeof(e->wstep[0]));
+	e->n = (uint8_t)(n + 1);
+	e->t[0] = now_t;
+	e->wctx[0] = (int8_t)ctx;
+	e->wstep[0] = step;
+}
+
+/* @ctx wrote at time now_t (coherence with its own write). */
+PR_NO_TSAN static void wrote(struct loc *e, int ctx)
+{
+	if (ctx < 0)
+		return;
+	views[ctx].lastw = now_t;
+	if (e && ctx < STALE_CPUS)
+		e->coh[ctx] = now_t;
+}
+
+PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
+			    const void *val, uint64_t step)
+{
+	struct loc *e = NULL;
+
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
+	if (trackable(size))
+		e = for_write(addr, size);
+	now_t++;
+	if (e) {
+		push(e, ctx, step);
+		e->val[0] = 0;
+		memcpy(&e->val[0], val, size);
+	}
+	wrote(e, ctx);
+}
+
+PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
+{
+	struct loc *e = NULL;
+	uint32_t told;
+
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
+	if (trackable(size))
+		e = for_write(addr, size);
+	/* The value it reads: always the newest (atomicity). */
+	told = e ? e->t[0] : overflow || find(addr, 0) ? now_t : 0;
+	now_t++;
+	if (e) {
+		push(e, ctx, 0);
+		e->lazy = 1;
+	}
+	if (ctx < 0)
+		return;
+	wrote(e, ctx);
+	views[ctx].vread = MAX(views[ctx].vread, told);
+	/* A full barrier after it too: everything before now. */
+	if (full)
+		views[ctx].floor = MAX(views[ctx].floor, now_t);
+}
+
+PR_NO_TSAN void stale_pend(int ctx, const void *addr, size_t size)
+{
+	views[ctx].pend = addr;
+	views[ctx].psize = (uint8_t)size;
+	views[ctx].chosen = 0;
+}
+
+/* The lowest time @ctx's load of @e may read as of. */
+PR_NO_TSAN static uint32_t low(const struct loc *e, int ctx)
+{
+	const struct view *v = &views[ctx];
+
+	return MAX(v->floor, e->coh[ctx]);
+}
+
+/* The older values @ctx may read at @e (memory current, synced). */
+PR_NO_TSAN static int older(const struct loc *e, int ctx)
+{
+	uint32_t lo = low(e, ctx);
+	int k = 0;
+
+	while (k + 1 < e->n && e->t[k] > lo)
+		k++;
+	return k;
+}
+
+PR_NO_TSAN int stale_count(int ctx, const void *addr)
+{
+	const struct view *v = &views[ctx];
+	struct loc *e;
+
+	if (ctx < 0 || ctx >= STALE_CPUS || v->pend != addr || !addr)
+		return 0;
+	e = find(addr, 0);
+	if (!e || e->mixed || e->size != v->psize || e->n < 2 ||
+	    !current(e))
+		return 0;
+	return older(e, ctx);
+}
+
+PR_NO_TSAN void stale_chosen(int ctx, int k)
+{
+	views[ctx].chosen = (int8_t)k;
+	views[ctx].at = pr_step();
+}
+
+/* Report reading value @k of @e (k >= 1). */
+PR_NO_TSAN static void log_old(const struct loc *e, int ctx, int k)
+{
+	struct pr_mem_event ev = {
+		.kind = PR_ME_OLD, .ctx = e->wctx[k - 1], .reader = ctx,
+		.addr = e->addr, .size = e->size, .val = e->val[k - 1],
+		.seen = e->val[k], .store_step = e->wstep[k - 1],
+		.step = pr_step(),
+	};
+
+	mem_log(&ev);
+}
+
+PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
+			   int order, int forwarded)
+{
+	struct view *v = &views[ctx];
+	int k = v->chosen && v->at == pr_step() && v->pend == addr
+		? v->chosen : 0;
+	struct loc *e;
+	uint32_t t;
+
+	v->chosen = 0;
+	v->pend = NULL;
+	if (forwarded)
+		return;
+	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
+	e = trackable(size) ? find(addr, 0) : NULL;
+	if (!e || e->size != size || e->mixed) {
+		/* Untracked: setup's value, unless unseen writes happened. */
+		if (e || overflow)
+			pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+		t = e || overflow ? now_t : 0;
+	} else {
+		if (!current(e))
+			restart(e);
+		if (k > older(e, ctx))
+			k = 0;	/* cannot happen: the decision saw this state */
+		if (k) {
+			memcpy(out, &e->val[k], size);
+			if (mem_logging())
+				log_old(e, ctx, k);
+		}
+		t = e->t[k];
+		if (ctx < STALE_CPUS)
+			e->coh[ctx] = MAX(e->coh[ctx], t);
+	}
+	v->vread = MAX(v->vread, t);
+	if (order == PR_MO_ACQUIRE)
+		v->floor = MAX(v->floor, t);
+}
+
+PR_NO_TSAN void stale_fence(int ctx, int fence)
+{
+	struct view *v = &views[ctx];
+
+	if (fence == PR_MF_RMB)
+		v->floor = MAX(v->floor, v->vread);
+	else if (fence == PR_MF_MB)
+		v->floor = MAX(v->floor, MAX(v->vread, v->lastw));
+}
+
+PR_NO_TSAN void stale_lock(int ctx, const void *lock)
+{
+	struct lockview *l = find_lock(lock, 0);
+	struct view *v = &views[ctx];
+
+	if (overflow) {		/* a lost view: everything until now */
+		pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+		v->floor = MAX(v->floor, now_t);
+	} else if (l) {
+		v->floor = MAX(v->floor, l->view);
+	}
+}
+
+PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
+{
+	struct lockview *l = find_lock(lock, 1);
+	const struct view *v = &views[ctx];
+
+	if (l)
+		l->view = MAX(l->view, MAX(v->floor, MAX(v->vread, v->lastw)));
+}
+
+/*
+ * The RCU guarantee, as floors: a read-side section that begins after a
+ * grace period ended reads nothing older than that end (stale_rcu); one
+ * in progress when it ends (it began after the period began, or the
+ * period would have waited for it) reads nothing older from then on;
+ * so does the CPU that waited (synchronize_rcu is a full barrier, and
+ * more).  Other CPUs' loads stay as they were: LKMM gives a CPU outside
+ * any section nothing.
+ */
+PR_NO_TSAN void stale_grace(int ctx)
+{
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&gp, sizeof(gp), PR_EFF_WRITE);
+	gp = now_t;
+	for (int c = 0; c < PR_MAX_CTX; c++)
+		if (c == ctx || views[c].rcu > 0)
+			views[c].floor = MAX(views[c].floor, now_t);
+}
+
+PR_NO_TSAN void stale_rcu(int ctx, int enter)
+{
+	struct view *v = &views[ctx];
+
+	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
+	if (enter && v->rcu++ == 0)
+		v->floor = MAX(v->floor, gp);
+	else if (!enter && v->rcu > 0)
+		v->rcu--;
+}
