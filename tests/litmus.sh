@@ -6,7 +6,8 @@
 #    Result: line, and reaches exactly what the model allows (the
 #    expected table below follows from src/memory/memory.h's description
 #    of each model: SB needs a store buffer, MP and 2+2W store reordering,
-#    LB, IRIW and WRC weakness no model has).
+#    WRC, IRIW and RCU-nolock loads that read older values (weak), LB
+#    weakness no model has).
 # 2. Planted wrong annotations are disagreements (exit 1) whose traces
 #    replay and show the final state: the check cannot be removed unseen.
 # 3. Bad input: file:line:col: error: ..., unsupported constructs named,
@@ -31,14 +32,14 @@ MP+wmb+rmb  agree         agree         agree
 MP+rel+acq  agree         agree         agree
 LB          unreached     unreached     unreached
 LB+ctrl+data agree        agree         agree
-WRC         unreached     unreached     unreached
+WRC         unreached     unreached     agree:r
 WRC+rel+rmb agree         agree         agree
-IRIW        unreached     unreached     unreached
+IRIW        unreached     unreached     agree:r
 IRIW+mbs    agree         agree         agree
 2+2W        unreached     unreached     agree:r
 2+2W+wmbs   agree         agree         agree
 RCU-sync    agree         agree         agree
-RCU-nolock  unreached     unreached     unreached
+RCU-nolock  unreached     unreached     agree:r
 RCU-publish agree         agree         agree
 lock-inc    agree         agree         agree
 nolock-inc  agree:r       agree:r       agree:r

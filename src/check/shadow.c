@@ -157,6 +157,22 @@ PR_NO_TSAN static int removal_in_flight(const struct page *page)
 	return strncmp(s->lock_fn, "add_to_", 7) != 0;
 }
 
+/*
+ * Under weak a lookup's last load -- its recheck of the slot -- may have
+ * read an older value (memory/stale.c): the recheck passed as of an
+ * earlier time, on a slot a removal has since cleared, and the removal
+ * may be complete now, its lock released, while the lookup's other loads
+ * (PG_freeing, say) already saw it.  No barrier orders those loads, so
+ * LKMM allows it, and the lookup is then no worse than one that ran just
+ * before the removal: its callers lock the page and recheck.  An
+ * insertion's set-up not visible yet (F5) is seen through the newest
+ * slot, and stays a bad lookup.  Never under sc or tso.
+ */
+PR_NO_TSAN static int seen_as_cached(void)
+{
+	return pr_mem_on && pr_mem_last_load_old();
+}
+
 PR_NO_TSAN void shadow_lookup_found(struct page *page)
 {
 	struct lookup_key *k = current_key();
@@ -197,7 +213,8 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 			mapping_name(k->mapping, want, sizeof(want)), k->index);
 	if (k->mapping == &swapper_space) {
 		if ((!(flags & (1UL << PG_swapcache)) || page->private != k->index) &&
-		    !removal_in_flight(page))
+		    !removal_in_flight(page) &&
+		    !seen_as_cached())
 			pr_fail("bad-lookup", page,
 				"%s(swapper_space, %lu) returned a page %s swap entry %lu",
 				k->fn, k->index,
@@ -209,7 +226,8 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 	}
 	if ((page->mapping != k->mapping ||
 	     (k->index != SHADOW_ANY_INDEX && page->index != k->index)) &&
-	    !(page->mapping == NULL && removal_in_flight(page)))
+	    !(page->mapping == NULL && removal_in_flight(page)) &&
+	    !seen_as_cached())
 		pr_fail("bad-lookup", page,
 			"%s(%s, %lu) returned a page whose mapping is %s and index %lu",
 			k->fn, mapping_name(k->mapping, want, sizeof(want)),

@@ -76,8 +76,18 @@
 		barrier();						\
 	} while (0)
 
-/* The body of a wait loop whose condition reads @obj. */
-#define cpu_relax_on(obj)	PR_SPIN((obj), "cpu_relax")
+/*
+ * The body of a wait loop whose condition reads @obj.  Under weak, a
+ * pass that read an older value goes round again at once, reading
+ * nothing older than now (memory.h, pr_mem_relax): a plain preemption
+ * point, not a sleep no store would end.
+ */
+#define cpu_relax_on(obj) do {						\
+		if (__builtin_expect(pr_mem_on, 0) && pr_mem_relax())	\
+			PR_YIELD("cpu_relax");				\
+		else							\
+			PR_SPIN((obj), "cpu_relax");			\
+	} while (0)
 
 /*
  * spin_until - wait until @cond holds; @obj is what @cond reads (named in

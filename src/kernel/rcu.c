@@ -196,6 +196,8 @@ PR_NO_TSAN void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *he
 		pr_mem_prepare(head, sizeof(*head), PR_MP_DRAIN);
 	PR_STORE(head, "call_rcu");
 	pr_tsan_release(head);
+	if (pr_mem_on)		/* readers from now on are not waited for */
+		pr_mem_gp_start();
 	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
 	pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_WRITE);
 	pr_harness_lock();
@@ -294,6 +296,8 @@ PR_NO_TSAN void synchronize_rcu(void)
 	if (pr_mem_on)		/* synchronize_rcu is a full barrier itself */
 		pr_mem_prepare(&rcu, 0, PR_MP_DRAIN);
 	PR_FENCE("synchronize_rcu");
+	if (pr_mem_on)		/* readers from now on are not waited for */
+		pr_mem_gp_start();
 	pr_effect(&rcu.clock, sizeof(rcu.clock), PR_EFF_WRITE);
 	pr_effect(&rcu.sync_waiters, sizeof(rcu.sync_waiters), PR_EFF_WRITE);
 	pr_harness_lock();

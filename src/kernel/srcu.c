@@ -73,6 +73,8 @@ PR_NO_TSAN void synchronize_srcu(struct srcu_struct *ssp)
 	if (pr_mem_on)		/* a full barrier itself */
 		pr_mem_prepare(ssp, 0, PR_MP_DRAIN);
 	PR_FENCE("synchronize_srcu");
+	if (pr_mem_on)		/* readers from now on are not waited for */
+		pr_mem_gp_start();
 	pr_effect(&ssp->clock, sizeof(ssp->clock), PR_EFF_WRITE);
 	pr_effect(ssp->nesting, sizeof(ssp->nesting), PR_EFF_READ);
 	pr_effect(ssp->sync_mask, sizeof(ssp->sync_mask), PR_EFF_WRITE);

@@ -432,6 +432,26 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 		stale_grace(self());
 }
 
+PR_NO_TSAN int pr_mem_last_load_old(void)
+{
+	int c = self();
+
+	return stale && c >= 0 && stale_last_old(c);
+}
+
+PR_NO_TSAN int pr_mem_relax(void)
+{
+	int c = self();
+
+	return stale && c >= 0 && stale_relax(c);
+}
+
+PR_NO_TSAN void pr_mem_gp_start(void)
+{
+	if (stale)
+		stale_gp_start();
+}
+
 PR_NO_TSAN void pr_mem_rcu_reader(int enter)
 {
 	int c = self();

@@ -60,11 +60,17 @@ void stale_fence(int ctx, int fence);
 void stale_lock(int ctx, const void *lock);
 void stale_unlock(int ctx, const void *lock);
 /*
- * A grace period ended (@ctx waited for it): @ctx and every CPU inside a
- * read-side section read nothing older than now; sections begun later
- * neither (stale_rcu, @enter 1 at an outermost rcu_read_lock or
- * srcu_read_lock, 0 at the matching unlock).
+ * RCU (and SRCU): a grace period begins (synchronize_rcu, call_rcu):
+ * sections begun later (stale_rcu, @enter 1 at an outermost
+ * rcu_read_lock or srcu_read_lock, 0 at the matching unlock) read
+ * nothing older than now; one ended, waited for by @ctx (-1: none):
+ * @ctx reads nothing older than now.
  */
+void stale_gp_start(void);
+/* A wait loop's pause: 1 if @ctx must re-read instead (stale.c). */
+int stale_relax(int ctx);
+/* Did @ctx's last load read an older value? */
+int stale_last_old(int ctx);
 void stale_grace(int ctx);
 void stale_rcu(int ctx, int enter);
 

@@ -50,10 +50,11 @@
  *         lvalue: address dependencies, kernel/access.h) to the time of
  *         the value it read; spin_lock and friends to what the last
  *         unlocker of that lock had read or written (critical sections
- *         are ordered); the end of a grace period (synchronize_rcu, an
- *         RCU callback, synchronize_srcu) raises the waiter's and every
- *         CPU's inside a read-side section to now, and a section begun
- *         later starts no lower (the RCU guarantee).
+ *         are ordered); a read-side section that begins after a grace period
+ *         began (synchronize_rcu, synchronize_srcu, call_rcu) starts at
+ *         that beginning, as the period does not wait for it (the RCU
+ *         guarantee); the end of a period raises the waiter's (and an
+ *         RCU callback's CPU's) to now.
  *         A release store waits for every older store and is flushed
  *         after every earlier load was performed, so an acquirer that
  *         reads it sees all the releaser saw (WRC+rel+acq forbidden).
@@ -202,6 +203,12 @@ void pr_mem_drain_all(void);
  * (stale.c, stale_grace) depends on it.  A no-op otherwise.
  */
 void pr_mem_rcu_reader(int enter);
+/*
+ * A grace period begins (synchronize_rcu, synchronize_srcu, call_rcu,
+ * after their drain): under weak, sections begun later read nothing
+ * older than now.
+ */
+void pr_mem_gp_start(void);
 
 /*
  * Does a CPU other than the caller still hold a store to
@@ -212,6 +219,22 @@ void pr_mem_rcu_reader(int enter);
  */
 int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
 		       uint64_t *step);
+
+/*
+ * For checkers that judge what the running CPU saw: under weak, did its
+ * last load read an older value (the decision before it chose one)?
+ * 0 under sc and tso.
+ */
+int pr_mem_last_load_old(void);
+
+/*
+ * A wait loop (cpu_relax_on, lock_page's sleep) is about to pause until
+ * memory changes.  Under weak, 1 when the CPU read an older value since
+ * its last pause: it then reads nothing older than now, and must re-read
+ * its condition instead of pausing (what it saw may be long gone, and
+ * nothing would wake it).  0 otherwise, always under sc and tso.
+ */
+int pr_mem_relax(void);
 
 /* ---- for reports (rich replay) ---------------------------------------- */
 

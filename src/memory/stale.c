@@ -17,7 +17,7 @@
  * load then happened "as of" a time in value k's interval, which the
  * CPU's earlier loads of other locations did not bound unless a barrier
  * said so.  Barriers raise the floor (buffer.c calls stale_fence,
- * stale_lock, stale_grace, stale_rcu).
+ * stale_lock, stale_grace, stale_gp_start, stale_rcu).
  *
  * Which value a load reads is a scheduler decision (runtime/memhook.h,
  * "reads" and "chosen"): the decision before the load offers every older
@@ -37,9 +37,9 @@
  *
  * For dpor (effects.h): writes to memory write the clock (their order
  * decides which values a barrier lets a load skip, even at different
- * locations); every load reads the grace-period floor; a grace period
- * writes it and every section's floor, and reads the clock; entering a
- * read-side section reads it; a location's books are its bytes,
+ * locations); every load reads the grace-period floor; a grace period's
+ * beginning writes it and reads the clock; entering a read-side section
+ * reads it; a location's books are its bytes,
  * which the access already names.
  */
 #include "memory/internal.h"
@@ -80,6 +80,8 @@ struct view {
 	int8_t chosen;		/* that load's older value, 0: newest */
 	uint64_t at;		/* the step the choice is for */
 	int rcu;		/* inside RCU (or SRCU) read-side sections */
+	int old;		/* read an older value since stale_relax */
+	int last_old;		/* its last load read an older value */
 };
 
 static struct loc locs[NLOC];
@@ -87,7 +89,7 @@ static struct lockview lockviews[NLOCK];
 static struct view views[PR_MAX_CTX];
 static uint32_t gen = 1;
 static uint32_t now_t;		/* memory time */
-static uint32_t gp;		/* the last grace period's time */
+static uint32_t gp;		/* when the last grace period began */
 static int overflow;		/* the table filled up this run */
 
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
@@ -357,6 +359,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 
 	v->chosen = 0;
 	v->pend = NULL;
+	v->last_old = k > 0;
 	if (forwarded)
 		return;
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
@@ -372,6 +375,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 		if (k > older(e, ctx))
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {
+			v->old = 1;
 			memcpy(out, &e->val[k], size);
 			if (mem_logging())
 				log_old(e, ctx, k);
@@ -418,22 +422,28 @@ PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
 }
 
 /*
- * The RCU guarantee, as floors: a read-side section that begins after a
- * grace period ended reads nothing older than that end (stale_rcu); one
- * in progress when it ends (it began after the period began, or the
- * period would have waited for it) reads nothing older from then on;
- * so does the CPU that waited (synchronize_rcu is a full barrier, and
- * more).  Other CPUs' loads stay as they were: LKMM gives a CPU outside
- * any section nothing.
+ * The RCU guarantee, as floors.  pagerace's grace period (kernel/rcu.c)
+ * waits for the read-side sections that began before it began (its
+ * synchronize_rcu or call_rcu), so a section that begins later must read
+ * nothing older than that beginning (stale_gp_start, stale_rcu): what
+ * the updater unpublished before it is invisible to readers the period
+ * does not wait for.  The waiter itself, when the period ends, reads
+ * nothing older than now (synchronize_rcu is a full barrier, and the
+ * readers' stores are drained): stale_grace.  A CPU outside any section
+ * gets nothing, as in LKMM.
  */
-PR_NO_TSAN void stale_grace(int ctx)
+PR_NO_TSAN void stale_gp_start(void)
 {
 	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
 	pr_effect(&gp, sizeof(gp), PR_EFF_WRITE);
 	gp = now_t;
-	for (int c = 0; c < PR_MAX_CTX; c++)
-		if (c == ctx || views[c].rcu > 0)
-			views[c].floor = MAX(views[c].floor, now_t);
+}
+
+PR_NO_TSAN void stale_grace(int ctx)
+{
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	if (ctx >= 0)
+		views[ctx].floor = MAX(views[ctx].floor, now_t);
 }
 
 PR_NO_TSAN void stale_rcu(int ctx, int enter)
@@ -445,4 +455,29 @@ PR_NO_TSAN void stale_rcu(int ctx, int enter)
 		v->floor = MAX(v->floor, gp);
 	else if (!enter && v->rcu > 0)
 		v->rcu--;
+}
+
+PR_NO_TSAN int stale_last_old(int ctx)
+{
+	return views[ctx].last_old;
+}
+
+/*
+ * A wait loop is about to give up the CPU until memory changes (a spin
+ * or a sleep): if this CPU read an older value since its last wait, the
+ * condition it saw may be long gone for everyone else -- nothing would
+ * ever wake it.  Real CPUs see every store eventually (and a sleeper's
+ * prepare_to_wait orders its test after it is queued): its floor goes to
+ * now and the caller re-reads instead of waiting (returns 1).
+ */
+PR_NO_TSAN int stale_relax(int ctx)
+{
+	struct view *v = &views[ctx];
+
+	if (!v->old)
+		return 0;
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	v->old = 0;
+	v->floor = MAX(v->floor, now_t);
+	return 1;
 }

@@ -20,7 +20,14 @@ void lock_page(struct page *page)
 {
 	might_sleep();
 	while (TestSetPageLocked(page)) {
-		if (PageLocked(page))
+		/*
+		 * Under weak a test that read an older value tries again
+		 * instead of sleeping (memory/memory.h, pr_mem_relax): the
+		 * kernel's prepare_to_wait queues the waiter, with a full
+		 * barrier, before the test, so an unlock either wakes it or
+		 * is seen by it.
+		 */
+		if (PageLocked(page) && !(pr_mem_on && pr_mem_relax()))
 			PR_BLOCK(page, "PG_locked");
 	}
 	shadow_page_locked(page, "lock_page");
