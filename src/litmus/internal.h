@@ -215,6 +215,15 @@ const struct lit_prim *lit_prim_find(const char *name);
 /* interp.c */
 intptr_t lit_eval(struct litmus *l, int proc, intptr_t *regs,
 		  const struct lit_expr *e);
+/*
+ * interp.c: address dependencies under weak.  begin: start collecting
+ * the memory times an expression's value is computed from (returns what
+ * end needs); end: their maximum, also added to the enclosing one's;
+ * value: a loaded value of time @t flows into the current expression.
+ */
+uint32_t lit_dep_begin(int proc);
+uint32_t lit_dep_end(int proc, uint32_t saved);
+void lit_dep_value(int proc, uint32_t t);
 /* prims.c: perform primitive @e (a call) with evaluated arguments. */
 intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 		       const struct lit_expr *e);

@@ -20,6 +20,38 @@
 
 static struct lit_cell cells[LIT_MAX_LOCS];
 static intptr_t regs[LIT_MAX_PROCS][LIT_MAX_REGS];
+/*
+ * Under weak (memory/stale.c), address dependencies: the memory time of
+ * the newest value each register's value was computed from, and of the
+ * expression being evaluated (lit_dep_*).  An access whose address was
+ * computed from loaded values reads nothing older than they (LKMM's
+ * addr dependency; stronger: it also orders the CPU's later loads).
+ * Control dependencies need nothing: stores never pass earlier loads.
+ */
+static uint32_t rtime[LIT_MAX_PROCS][LIT_MAX_REGS];
+static uint32_t acc[LIT_MAX_PROCS];
+
+uint32_t lit_dep_begin(int proc)
+{
+	uint32_t saved = acc[proc];
+
+	acc[proc] = 0;
+	return saved;
+}
+
+uint32_t lit_dep_end(int proc, uint32_t saved)
+{
+	uint32_t t = acc[proc];
+
+	acc[proc] = saved > t ? saved : t;
+	return t;
+}
+
+void lit_dep_value(int proc, uint32_t t)
+{
+	if (t > acc[proc])
+		acc[proc] = t;
+}
 
 struct lit_cell *lit_cell_of(struct litmus *l, int proc, intptr_t addr)
 {
@@ -83,7 +115,11 @@ static intptr_t binop(int proc, int op, intptr_t a, intptr_t b)
 /* Plain C accesses "r = *p" and "*p = v": kernel/access.h's LOAD, STORE. */
 static intptr_t plain_load(intptr_t *p)
 {
-	return LOAD(*p);
+	intptr_t v = LOAD(*p);
+
+	if (pr_mem_on)
+		lit_dep_value(pr_self(), pr_mem_last_time());
+	return v;
 }
 
 static void plain_store(intptr_t *p, intptr_t v)
@@ -100,6 +136,7 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 	case EX_NUM:
 		return (intptr_t)e->num;
 	case EX_REG:
+		lit_dep_value(proc, rtime[proc][e->idx]);
 		return r[e->idx];
 	case EX_LOC:
 		return address(e->idx);
@@ -119,20 +156,35 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 	case EX_COND:
 		return lit_eval(l, proc, r, e->a) ? lit_eval(l, proc, r, e->b)
 						  : lit_eval(l, proc, r, e->c);
-	case EX_ASSIGN:
+	case EX_ASSIGN: {
+		uint32_t saved = lit_dep_begin(proc), t;
+
 		a = lit_eval(l, proc, r, e->b);
+		t = lit_dep_end(proc, saved);
 		if (e->a->kind == EX_REG) {
 			r[e->a->idx] = a;
+			rtime[proc][e->a->idx] = t;
 		} else {
-			struct lit_cell *c =
-				lit_cell_of(l, proc, lit_eval(l, proc, r, e->a->a));
+			intptr_t at;
 
-			plain_store(&c->v, a);
+			saved = lit_dep_begin(proc);
+			at = lit_eval(l, proc, r, e->a->a);
+			t = lit_dep_end(proc, saved);
+			if (pr_mem_on)
+				pr_mem_dep(t);
+			plain_store(&lit_cell_of(l, proc, at)->v, a);
 		}
 		return a;
-	case EX_DEREF:
-		return plain_load(&lit_cell_of(l, proc,
-					       lit_eval(l, proc, r, e->a))->v);
+	}
+	case EX_DEREF: {
+		uint32_t saved = lit_dep_begin(proc), t;
+		intptr_t at = lit_eval(l, proc, r, e->a);
+
+		t = lit_dep_end(proc, saved);
+		if (pr_mem_on)
+			pr_mem_dep(t);
+		return plain_load(&lit_cell_of(l, proc, at)->v);
+	}
 	case EX_CALL:
 		return lit_prim_call(l, proc, r, e);
 	}
@@ -208,6 +260,8 @@ static void setup(void *arg)
 			init_srcu_struct(&cells[i].srcu);
 	}
 	for (int p = 0; p < l->nprocs; p++) {
+		acc[p] = 0;
+		memset(rtime[p], 0, sizeof(rtime[p]));
 		for (int r = 0; r < LIT_MAX_REGS; r++)
 			regs[p][r] = r < l->proc[p].nregs ?
 				initial(&l->proc[p].reginit[r]) : 0;

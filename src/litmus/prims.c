@@ -202,15 +202,25 @@ static int lit_atomic_cmpxchg(atomic_t *v, int o, int n) { return atomic_cmpxchg
 static int lit_atomic_xchg(atomic_t *v, int n) { return atomic_xchg(v, n); }
 static int lit_atomic_add_unless(atomic_t *v, int a, int u) { return atomic_add_unless(v, a, u); }
 
+static int returns_load(int idx);
+static intptr_t call(struct litmus *l, int proc, const struct lit_expr *e,
+		     const intptr_t *a, struct lit_cell *c);
+
 intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 		       const struct lit_expr *e)
 {
 	intptr_t a[LIT_MAX_ARGS] = { 0 };
+	uint32_t t[LIT_MAX_ARGS] = { 0 };
 	struct lit_cell *c = NULL;
 	int pos = -1;		/* the argument that is the location */
+	intptr_t v;
 
-	for (int i = 0; i < e->nargs; i++)
+	for (int i = 0; i < e->nargs; i++) {
+		uint32_t saved = lit_dep_begin(proc);
+
 		a[i] = lit_eval(l, proc, regs, e->args[i]);
+		t[i] = lit_dep_end(proc, saved);
+	}
 	switch (e->idx) {
 	case P_ATOMIC_ADD: case P_ATOMIC_SUB: case P_ATOMIC_ADD_RETURN:
 	case P_ATOMIC_SUB_RETURN: case P_ATOMIC_FETCH_ADD:
@@ -223,8 +233,34 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 	default:
 		pos = 0;
 	}
-	if (pos >= 0)
+	if (pos >= 0) {
 		c = lit_cell_of(l, proc, a[pos]);
+		if (pr_mem_on)	/* an address dependency (interp.c) */
+			pr_mem_dep(t[pos]);
+	}
+	v = call(l, proc, e, a, c);
+	/* The value a load returns is that of the value it read. */
+	if (pr_mem_on && returns_load(e->idx))
+		lit_dep_value(proc, pr_mem_last_time());
+	return v;
+}
+
+/* Primitives whose result is a value loaded from memory. */
+static int returns_load(int idx)
+{
+	switch (idx) {
+	case P_READ_ONCE: case P_LOAD_ACQUIRE: case P_RCU_DEREF:
+	case P_ATOMIC_READ:
+		return 1;
+	}
+	return 0;
+}
+
+static intptr_t call(struct litmus *l, int proc, const struct lit_expr *e,
+		     const intptr_t *a, struct lit_cell *c)
+{
+	(void)l;
+	(void)proc;
 	switch (e->idx) {
 	case P_READ_ONCE: return lit_read_once(&c->v);
 	case P_WRITE_ONCE: lit_write_once(&c->v, a[1]); return 0;

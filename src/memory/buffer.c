@@ -432,6 +432,21 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 		stale_grace(self());
 }
 
+PR_NO_TSAN uint32_t pr_mem_last_time(void)
+{
+	int c = self();
+
+	return stale && c >= 0 ? stale_last_time(c) : 0;
+}
+
+PR_NO_TSAN void pr_mem_dep(uint32_t t)
+{
+	int c = self();
+
+	if (stale && c >= 0 && t)
+		stale_dep(c, t);
+}
+
 PR_NO_TSAN int pr_mem_last_load_old(void)
 {
 	int c = self();

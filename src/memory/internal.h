@@ -69,6 +69,10 @@ void stale_unlock(int ctx, const void *lock);
 void stale_gp_start(void);
 /* A wait loop's pause: 1 if @ctx must re-read instead (stale.c). */
 int stale_relax(int ctx);
+/* The time of the value @ctx's last load read (0: setup's, or forwarded). */
+uint32_t stale_last_time(int ctx);
+/* An access of @ctx depends on values of time @t: nothing older. */
+void stale_dep(int ctx, uint32_t t);
 /* Did @ctx's last load read an older value? */
 int stale_last_old(int ctx);
 void stale_grace(int ctx);

@@ -221,6 +221,16 @@ int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
 		       uint64_t *step);
 
 /*
+ * Dependencies, for interpreters that know them (src/litmus/): under
+ * weak, the memory time of the value the running CPU's last load read
+ * (0 otherwise), and "the access about to be made depends on values of
+ * time @t" -- it reads nothing older (LKMM's addr, for that CPU's later
+ * loads too: stronger, never weaker).
+ */
+uint32_t pr_mem_last_time(void);
+void pr_mem_dep(uint32_t t);
+
+/*
  * For checkers that judge what the running CPU saw: under weak, did its
  * last load read an older value (the decision before it chose one)?
  * 0 under sc and tso.

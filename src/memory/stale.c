@@ -82,6 +82,7 @@ struct view {
 	int rcu;		/* inside RCU (or SRCU) read-side sections */
 	int old;		/* read an older value since stale_relax */
 	int last_old;		/* its last load read an older value */
+	uint32_t last_t;	/* the time of the value its last load read */
 };
 
 static struct loc locs[NLOC];
@@ -360,6 +361,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	v->chosen = 0;
 	v->pend = NULL;
 	v->last_old = k > 0;
+	v->last_t = 0;		/* its own store: no other CPU's time */
 	if (forwarded)
 		return;
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
@@ -384,6 +386,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 		if (ctx < STALE_CPUS)
 			e->coh[ctx] = MAX(e->coh[ctx], t);
 	}
+	v->last_t = t;
 	v->vread = MAX(v->vread, t);
 	if (order == PR_MO_ACQUIRE)
 		v->floor = MAX(v->floor, t);
@@ -455,6 +458,16 @@ PR_NO_TSAN void stale_rcu(int ctx, int enter)
 		v->floor = MAX(v->floor, gp);
 	else if (!enter && v->rcu > 0)
 		v->rcu--;
+}
+
+PR_NO_TSAN uint32_t stale_last_time(int ctx)
+{
+	return views[ctx].last_t;
+}
+
+PR_NO_TSAN void stale_dep(int ctx, uint32_t t)
+{
+	views[ctx].floor = MAX(views[ctx].floor, t);
 }
 
 PR_NO_TSAN int stale_last_old(int ctx)
