@@ -3,10 +3,12 @@
  * memory_dpor.c - dpor against dfs under tso and weak, and a store that
  * lands after a free.
  *
- *  1. Generated programs of stores, loads, fences and atomics on two
- *     variables, 2 or 3 CPUs, under tso and weak: dpor's final states
- *     equal dfs's (a superset where dfs ran out of budget) -- the check
- *     that flushes have a sound place in the dependence relation.
+ *  1. Generated programs of stores, loads, fences (smp_rmb too) and
+ *     atomics on two variables, 2 or 3 CPUs, under tso and weak: dpor's
+ *     final states equal dfs's (a superset where dfs ran out of budget)
+ *     -- the check that flushes, and under weak the loads that read
+ *     older values and the memory clock their floors depend on, have a
+ *     sound place in the dependence relation.
  *  2. A store still in its CPU's buffer when another CPU frees the
  *     object (the free was ordered after a later store only) is a
  *     use-after-free under weak, and not with smp_wmb or under tso/sc.
@@ -20,7 +22,7 @@
 #define GVARS	2
 
 enum { G_LOAD, G_STORE, G_WMB, G_MB, G_ADD_RET, G_INC, G_RELEASE, G_ACQUIRE,
-       G_NKINDS };
+       G_RMB, G_NKINDS };
 
 static struct { int nt, n[GT], kind[GT][GOPS], var[GT][GOPS]; } gp;
 static int gv[GVARS];
@@ -41,6 +43,7 @@ static void gen_cpu(void *arg)
 		case G_INC: atomic_inc((atomic_t *)v); break;
 		case G_RELEASE: STORE_RELEASE(*v, t * 10 + i + 1); break;
 		case G_ACQUIRE: r[t][i] = LOAD_DEP(*v); break;
+		case G_RMB: smp_rmb(); break;
 		}
 	}
 }
