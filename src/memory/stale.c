@@ -278,7 +278,7 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	told = e ? e->t[0] : overflow || find(addr, 0) ? now_t : 0;
 	now_t++;
 	if (e) {
-		push(e, ctx, 0);
+		push(e, ctx, pr_step());
 		e->lazy = 1;
 	}
 	if (ctx < 0)

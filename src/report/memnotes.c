@@ -49,12 +49,13 @@ PR_NO_TSAN static void on_mem(const struct pr_mem_event *ev)
 	 * A load served from its own CPU's buffer: the event's value at the
 	 * yield point (read from memory) is not what the load got.
 	 */
-	if (ev->kind == PR_ME_FORWARD)
+	if (ev->kind == PR_ME_FORWARD || ev->kind == PR_ME_OLD)
 		for (size_t i = log->n; i-- > 0;)
 			if (log->ev[i].ctx == ev->reader) {
 				snprintf(log->ev[i].before,
 					 sizeof(log->ev[i].before), "%s",
-					 n->val_s);
+					 ev->kind == PR_ME_OLD ? n->seen_s
+							       : n->val_s);
 				break;
 			}
 }
@@ -96,7 +97,7 @@ void pr_mem_mark_stale(struct pr_report *r)
 	for (size_t i = 0; i < log->nmem; i++) {
 		const struct pr_mem_note *n = &log->mem[i];
 
-		if (n->kind != PR_ME_STALE)
+		if (n->kind != PR_ME_STALE && n->kind != PR_ME_OLD)
 			continue;
 		while (e < log->n && log->ev[e].step < n->step)
 			e++;
@@ -107,6 +108,51 @@ void pr_mem_mark_stale(struct pr_report *r)
 }
 
 #define MAX_TOLD	12
+
+/*
+ * weak: loads that read an older value although the newer one was in
+ * memory already (memory/stale.c): the load happened "as of" an earlier
+ * time, which nothing between it and the CPU's earlier loads forbade.
+ */
+static void report_old(FILE *f, const struct pr_event_log *log)
+{
+	size_t old = 0, told = 0;
+
+	for (size_t i = 0; i < log->nmem; i++)
+		old += log->mem[i].kind == PR_ME_OLD;
+	if (!old)
+		return;
+	fprintf(f, "%zu load%s read an older value although the newer one "
+		"was in memory (no smp_rmb, acquire or dependency ordered "
+		"%s after the CPU's earlier loads):\n", old,
+		old == 1 ? "" : "s", old == 1 ? "it" : "them");
+	for (size_t i = 0; i < log->nmem && told < MAX_TOLD; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+		uint64_t at;
+
+		if (n->kind != PR_ME_OLD)
+			continue;
+		fprintf(f, "  %s read %s = %s at step %llu, an older value: ",
+			log->ctx_name[n->reader], n->obj, n->seen_s,
+			(unsigned long long)n->step);
+		if (n->ctx < 0) {
+			fprintf(f, "%s had been written since\n", n->val_s);
+		} else {
+			at = pr_mem_note_flushed(log, n);
+			fprintf(f, "%s's store of %s at step %llu",
+				log->ctx_name[n->ctx], n->val_s,
+				(unsigned long long)n->store_step);
+			if (at)
+				fprintf(f, " had reached memory at step %llu\n",
+					(unsigned long long)at);
+			else
+				fprintf(f, " was already in memory\n");
+		}
+		told++;
+	}
+	if (old > told)
+		fprintf(f, "  ... and %zu more\n", old - told);
+}
 
 void pr_report_memory(FILE *f, const struct pr_report *r)
 {
@@ -147,6 +193,7 @@ void pr_report_memory(FILE *f, const struct pr_report *r)
 	}
 	if (stale > told)
 		fprintf(f, "  ... and %zu more\n", stale - told);
+	report_old(f, log);
 	if (r->res->failed && buffered) {
 		told = 0;
 		fprintf(f, "Still buffered when the run stopped:\n");
