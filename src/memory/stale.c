@@ -361,7 +361,12 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	v->chosen = 0;
 	v->pend = NULL;
 	v->last_old = k > 0;
-	v->last_t = 0;		/* its own store: no other CPU's time */
+	/*
+	 * Its own store: the value may carry a dependency on what the CPU
+	 * read before (r1 = y; z = r1; r2 = z; *r2): count everything it
+	 * read -- stronger than the one dependency, never weaker.
+	 */
+	v->last_t = v->vread;
 	if (forwarded)
 		return;
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
