@@ -20,7 +20,7 @@ srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/tap.sh"
 tap_tmp litmus
 
-echo "1..26"
+echo "1..29"
 
 # ---- 1. the classic shapes: verdict and reached/not-reached per model.
 # name      sc            tso           weak
@@ -179,5 +179,24 @@ else
 		skip "corpus subset under $m: no corpus at $corpus (set LITMUS_DIR)"
 	done
 fi
+
+# ---- 5. weak's stale reads in a trace (format 4): MP+wmb without smp_rmb
+# annotated Never (a planted wrong annotation) is reached only by a load
+# reading an older value; its trace is version 4 with an r segment,
+# replays, and a stale read in a trace of another model is bad input.
+sed -e 's/smp_rmb();//' "$srcdir/tests/litmus/MP+wmb+rmb.litmus" >"$tmp/MPw.litmus"
+run 1 "$PAGERACE" litmus -m weak --trace-dir "$tmp/tw4" "$tmp/MPw.litmus"
+trace=$(sed -n 's/^  trace: *//p' "$tmp/out")
+test -n "$trace" && head -1 "$trace" | grep -qx 'pagerace-trace 4' &&
+	grep -q '^schedule' "$trace" && grep -A1 '^schedule' "$trace" | grep -q ' r[0-9]'
+ok $? "weak: MP+wmb without smp_rmb is reached by a stale read; its trace is version 4 with an r segment"
+run 1 "$PAGERACE" show "$trace"
+grep -q 'read an older value although the newer one was in memory' "$tmp/out" &&
+	grep -q "P1 read x = 0 at step [0-9]*, an older value: P0's store of 0x1" "$tmp/out"
+ok $? "weak: show tells the stale read in words"
+sed 's/^memory weak/memory tso/' "$trace" >"$tmp/tso4.trace"
+run 2 "$PAGERACE" replay "$tmp/tso4.trace" &&
+	grep -q 'error: a stale read in a trace whose memory model is not weak' "$tmp/err"
+ok $? "a stale read in a tso trace: FILE:LINE:COL: error, exit 2"
 
 tap_done
