@@ -339,7 +339,7 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 		if (stale) {
 			/* Older values to read: decide at its yield point. */
 			stale_pend(c, addr, size);
-			if (!own_store(c, addr, size) && stale_count(c, addr))
+			if (stale_count(c, addr) && !own_store(c, addr, size))
 				pr_sched_mem_read_point();
 		}
 		break;
@@ -557,10 +557,13 @@ PR_NO_TSAN static int hook_waiting(void)
 PR_NO_TSAN static int hook_reads(int ctx, const struct pr_site *site,
 				 const void *obj)
 {
+	int n;
+
 	(void)site;
-	if (own_store(ctx, obj, 8))
-		return 0;	/* it reads its own store (or waits for it) */
-	return stale_count(ctx, obj);
+	/* Most loads have no older value to offer: that test first. */
+	if (!(n = stale_count(ctx, obj)) || own_store(ctx, obj, 8))
+		return 0;	/* none, or it reads its own store */
+	return n;
 }
 
 PR_NO_TSAN static void hook_chosen(int ctx, int k)

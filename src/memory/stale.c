@@ -76,6 +76,7 @@ struct lockview {
 struct view {
 	uint32_t floor, vread, lastw;
 	const void *pend;	/* the load its next step performs */
+	struct loc *pend_e;	/* its location, if tracked when announced */
 	uint8_t psize;
 	int8_t chosen;		/* that load's older value, 0: newest */
 	uint64_t at;		/* the step the choice is for */
@@ -295,6 +296,8 @@ PR_NO_TSAN void stale_pend(int ctx, const void *addr, size_t size)
 	views[ctx].pend = addr;
 	views[ctx].psize = (uint8_t)size;
 	views[ctx].chosen = 0;
+	/* Entries never move or go within a run: found once, kept. */
+	views[ctx].pend_e = find(addr, 0);
 }
 
 /* The lowest time @ctx's load of @e may read as of. */
@@ -323,7 +326,7 @@ PR_NO_TSAN int stale_count(int ctx, const void *addr)
 
 	if (ctx < 0 || ctx >= STALE_CPUS || v->pend != addr || !addr)
 		return 0;
-	e = find(addr, 0);
+	e = v->pend_e ? v->pend_e : find(addr, 0);
 	if (!e || e->mixed || e->size != v->psize || e->n < 2 ||
 	    !current(e))
 		return 0;
@@ -358,8 +361,10 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	struct loc *e;
 	uint32_t t;
 
+	e = v->pend == addr && v->pend_e ? v->pend_e : NULL;
 	v->chosen = 0;
 	v->pend = NULL;
+	v->pend_e = NULL;
 	v->last_old = k > 0;
 	/*
 	 * Its own store: the value may carry a dependency on what the CPU
@@ -370,7 +375,8 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	if (forwarded)
 		return;
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
-	e = trackable(size) ? find(addr, 0) : NULL;
+	if (!e && trackable(size))
+		e = find(addr, 0);
 	if (!e || e->size != size || e->mixed) {
 		/* Untracked: setup's value, unless unseen writes happened. */
 		if (e || overflow)

@@ -258,9 +258,17 @@ PR_NO_TSAN void pr_sched_mem_read_point(void)
 
 	if (sched_rt.cur < 0 || rest <= 0)
 		return;		/* a decision there already */
-	/* A blind strategy's grant goes on after it (sched.c, pick). */
-	if (!sched_rt.strat->ops->sees_memory)
+	/*
+	 * A blind strategy's grant goes on after it (sched.c, pick); its
+	 * coin (newest with probability 1/2) is tossed here, so that a load
+	 * that reads the newest value costs no decision.
+	 */
+	if (!sched_rt.strat->ops->sees_memory) {
+		if (pr_rng_below(&sched_rt.mem_rng, 2) == 0)
+			return;
+		sched_rt.read_forced = 1;
 		sched_rt.mem_left += rest;
+	}
 	sched_rt.budget_start -= rest;
 	pr_hot.budget = 1;
 }

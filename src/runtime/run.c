@@ -195,6 +195,7 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 		sched_rt.mem->reset();
 		pr_rng_seed(&sched_rt.mem_rng, seed, run, 0x6d656d);
 		sched_rt.mem_left = 0;
+		sched_rt.read_forced = 0;
 	}
 	if (sigsetjmp(sched_rt.env, 0) == 0) {
 		strat->ops->begin_run(strat, seed, run);

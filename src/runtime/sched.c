@@ -163,15 +163,17 @@ PR_TSAN_INVISIBLE static void switch_to(int t)
 PR_NO_TSAN static int maybe_stale(const struct pr_choices *cs, int idx)
 {
 	int first = cs->n - cs->reads, m = 0;
-	int ctx = cs->c[idx].ctx;
+	int ctx = cs->c[idx].ctx, forced = sched_rt.read_forced;
 
+	sched_rt.read_forced = 0;
 	if (!cs->reads || cs->c[idx].inject >= 0 || cs->c[idx].mem >= 0)
 		return idx;
 	while (first < cs->n && cs->c[first].ctx != ctx)
 		first++;
 	while (first + m < cs->n && cs->c[first + m].ctx == ctx)
 		m++;
-	if (!m || pr_rng_below(&sched_rt.mem_rng, 2) == 0)
+	/* A forced decision's coin was tossed already (choices.c). */
+	if (!m || (!forced && pr_rng_below(&sched_rt.mem_rng, 2) == 0))
 		return idx;
 	return first + (int)pr_rng_below(&sched_rt.mem_rng, (uint64_t)m);
 }

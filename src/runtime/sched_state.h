@@ -96,6 +96,8 @@ struct sched_rt {
 	const struct pr_mem_hooks *mem;
 	struct pr_rng mem_rng;	/* flushes for strategies blind to them */
 	int64_t mem_left;	/* their budget beyond the current tick */
+	int read_forced;	/* a blind strategy's load decision whose coin
+				 * already said "an older value" (choices.c) */
 };
 
 extern struct sched_rt sched_rt;
