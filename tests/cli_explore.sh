@@ -106,10 +106,10 @@ ok $? "replay of a corrupted trace: exit 2, FILE:LINE:COL: error"
 sed 's/^verdict-step .*/verdict-step -3/' "$good" >"$tmp/corrupt2.trace"
 run 2 "$PAGERACE" replay "$tmp/corrupt2.trace" && one_line
 ok $? "replay of a trace with a negative step: exit 2, one line"
-sed '1s/^pagerace-trace 2$/pagerace-trace 4/' "$good" >"$tmp/v4.trace"
-run 2 "$PAGERACE" replay "$tmp/v4.trace" && one_line &&
+sed '1s/^pagerace-trace 2$/pagerace-trace 5/' "$good" >"$tmp/v5.trace"
+run 2 "$PAGERACE" replay "$tmp/v5.trace" && one_line &&
 	grep -q "version" "$tmp/err"
-ok $? "replay of format version 4 (newer than this pagerace): exit 2, one line about the version"
+ok $? "replay of format version 5 (newer than this pagerace): exit 2, one line about the version"
 sed 's/^program .*/program no-such-program/' "$good" >"$tmp/prog.trace"
 run 2 "$PAGERACE" replay "$tmp/prog.trace" && one_line
 ok $? "replay of a trace of an unknown program: exit 2, one line"

@@ -252,6 +252,12 @@ PR_NO_TSAN void pr_sched_mem_changed(void)
 	sched_rt.cs_stale = 1;
 }
 
+PR_NO_TSAN int sched_stale_coin(void)
+{
+	return sched_rt.stale_odds &&
+	       pr_rng_below(&sched_rt.mem_rng, (uint64_t)sched_rt.stale_odds) == 0;
+}
+
 PR_NO_TSAN void pr_sched_mem_read_point(void)
 {
 	int64_t rest = pr_hot.budget - 1;
@@ -260,11 +266,11 @@ PR_NO_TSAN void pr_sched_mem_read_point(void)
 		return;		/* a decision there already */
 	/*
 	 * A blind strategy's grant goes on after it (sched.c, pick); its
-	 * coin (newest with probability 1/2) is tossed here, so that a load
-	 * that reads the newest value costs no decision.
+	 * coin (run.c: this run's odds) is tossed here, so that a load that
+	 * reads the newest value costs no decision.
 	 */
 	if (!sched_rt.strat->ops->sees_memory) {
-		if (pr_rng_below(&sched_rt.mem_rng, 2) == 0)
+		if (!sched_stale_coin())
 			return;
 		sched_rt.read_forced = 1;
 		sched_rt.mem_left += rest;

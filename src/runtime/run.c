@@ -196,6 +196,19 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 		pr_rng_seed(&sched_rt.mem_rng, seed, run, 0x6d656d);
 		sched_rt.mem_left = 0;
 		sched_rt.read_forced = 0;
+		/*
+		 * Stale reads (weak) for strategies blind to them: a bug that
+		 * needs several loads to read the newest value is rarer when
+		 * each may read an older one, one that needs a single stale
+		 * read rarer when none does -- so the odds vary by run: never
+		 * in half the runs, 1/8 or 1/2 in the others.
+		 */
+		{
+			static const int odds[4] = { 0, 0, 8, 2 };
+
+			sched_rt.stale_odds = sched_rt.mem->reads ?
+				odds[pr_rng_below(&sched_rt.mem_rng, 4)] : 0;
+		}
 	}
 	if (sigsetjmp(sched_rt.env, 0) == 0) {
 		strat->ops->begin_run(strat, seed, run);

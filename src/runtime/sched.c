@@ -157,8 +157,10 @@ PR_TSAN_INVISIBLE static void switch_to(int t)
 /*
  * Under weak, a strategy blind to memory does not choose stale reads
  * either: when the context it runs (@idx) could read an older value,
- * the scheduler's generator reads the newest with probability 1/2 and
- * otherwise one of the older ones, uniformly.
+ * the scheduler's generator tosses the run's coin (run.c: half the runs
+ * read only newest values, the others an older one with probability
+ * 1/8 or 1/2 at each load that has one) and picks among the older ones
+ * uniformly.
  */
 PR_NO_TSAN static int maybe_stale(const struct pr_choices *cs, int idx)
 {
@@ -173,7 +175,7 @@ PR_NO_TSAN static int maybe_stale(const struct pr_choices *cs, int idx)
 	while (first + m < cs->n && cs->c[first + m].ctx == ctx)
 		m++;
 	/* A forced decision's coin was tossed already (choices.c). */
-	if (!m || (!forced && pr_rng_below(&sched_rt.mem_rng, 2) == 0))
+	if (!m || (!forced && !sched_stale_coin()))
 		return idx;
 	return first + (int)pr_rng_below(&sched_rt.mem_rng, (uint64_t)m);
 }

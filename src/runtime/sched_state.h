@@ -98,6 +98,8 @@ struct sched_rt {
 	int64_t mem_left;	/* their budget beyond the current tick */
 	int read_forced;	/* a blind strategy's load decision whose coin
 				 * already said "an older value" (choices.c) */
+	int stale_odds;		/* this run's: an older value with probability
+				 * 1 / stale_odds, never if 0 (run.c) */
 };
 
 extern struct sched_rt sched_rt;
@@ -149,6 +151,8 @@ PR_NO_TSAN static inline void sched_choices_stale(void)
 }
 
 int sched_ctx_enabled(const struct pr_ctx *c);
+/* A blind strategy's coin: does this load read an older value? */
+int sched_stale_coin(void);
 int sched_inj_enabled(const struct pr_injection *e);
 void sched_build_choices(struct pr_choices *cs, enum pr_reason reason);
 
