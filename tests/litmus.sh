@@ -20,7 +20,7 @@ srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/tap.sh"
 tap_tmp litmus
 
-echo "1..29"
+echo "1..30"
 
 # ---- 1. the classic shapes: verdict and reached/not-reached per model.
 # name      sc            tso           weak
@@ -194,6 +194,10 @@ run 1 "$PAGERACE" show "$trace"
 grep -q 'read an older value although the newer one was in memory' "$tmp/out" &&
 	grep -q "P1 read x = 0 at step [0-9]*, an older value: P0's store of 0x1" "$tmp/out"
 ok $? "weak: show tells the stale read in words"
+run 1 "$PAGERACE" show -f html "$trace" && grep -q 'class="older"' "$tmp/out" &&
+	run 1 "$PAGERACE" show -f chrome "$trace" &&
+	grep -q '"cat":"stale","name":"read older x = 0' "$tmp/out"
+ok $? "weak: show -f html and -f chrome mark the stale read"
 sed 's/^memory weak/memory tso/' "$trace" >"$tmp/tso4.trace"
 run 2 "$PAGERACE" replay "$tmp/tso4.trace" &&
 	grep -q 'error: a stale read in a trace whose memory model is not weak' "$tmp/err"

@@ -106,6 +106,31 @@ static void buffered(FILE *f, const struct pr_report *r, int *first)
 	}
 }
 
+/*
+ * weak: a load that read an older value (memory/stale.c), an instant
+ * mark on its CPU's thread.
+ */
+static void older_reads(FILE *f, const struct pr_report *r, int *first)
+{
+	const struct pr_event_log *log = r->log;
+
+	for (size_t i = 0; i < log->nmem; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+		char name[PR_EV_NAME + 2 * PR_EV_VALUE + 32];
+
+		if (n->kind != PR_ME_OLD || n->reader < 0 ||
+		    n->reader >= log->nctx)
+			continue;
+		snprintf(name, sizeof(name), "read older %s = %s (newer: %s)",
+			 n->obj, n->seen_s, n->val_s);
+		sep(f, first);
+		fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"ts\":%llu,\"cat\":\"stale\",\"name\":",
+			n->reader + 1, (unsigned long long)n->step);
+		pr_json_string(f, name);
+		fprintf(f, "}");
+	}
+}
+
 void pr_report_chrome(FILE *f, const struct pr_report *r)
 {
 	const struct pr_event_log *log = r->log;
@@ -154,6 +179,7 @@ void pr_report_chrome(FILE *f, const struct pr_report *r)
 		a = b + 1;
 	}
 	buffered(f, r, &first);
+	older_reads(f, r, &first);
 	if (r->res->failed) {
 		const struct pr_verdict *v = &r->res->verdict;
 		char name[128];

@@ -102,6 +102,32 @@ static void buffered(FILE *f, const struct pr_report *r)
 	}
 }
 
+/* weak: a load that read an older value, a mark on its CPU's lane. */
+static void older_reads(FILE *f, const struct pr_report *r)
+{
+	const struct pr_event_log *log = r->log;
+
+	for (size_t i = 0; i < log->nmem; i++) {
+		const struct pr_mem_note *n = &log->mem[i];
+		int y;
+
+		if (n->kind != PR_ME_OLD || n->reader < 0 ||
+		    n->reader >= log->nctx)
+			continue;
+		y = TOP + n->reader * LANE_H + 2;
+		fprintf(f, "<rect class=\"older\" x=\"%.1f\" y=\"%d\" "
+			"width=\"3\" height=\"%d\" fill=\"#c60\">"
+			"<title>%s read an older value: ", xpos(r, n->step), y,
+			LANE_H - 14, log->ctx_name[n->reader]);
+		esc(f, n->obj);
+		fprintf(f, " = ");
+		esc(f, n->seen_s);
+		fprintf(f, " at step %llu (newer: ", (unsigned long long)n->step);
+		esc(f, n->val_s);
+		fprintf(f, ")</title></rect>\n");
+	}
+}
+
 static void lanes(FILE *f, const struct pr_report *r)
 {
 	const struct pr_event_log *log = r->log;
@@ -172,6 +198,7 @@ static void lanes(FILE *f, const struct pr_report *r)
 		a = b + 1;
 	}
 	buffered(f, r);
+	older_reads(f, r);
 	fprintf(f, "</svg>\n");
 }
 
