@@ -170,6 +170,7 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	sched_rt.prog = prog;
 	sched_rt.strat = strat;
 	sched_rt.opts = opts;
+	sched_rt.max_steps = opts->max_steps;
 	sched_rt.rec = rec;
 	sched_rt.res = res;
 	sched_rt.steps = 0;
