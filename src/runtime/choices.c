@@ -74,7 +74,11 @@ PR_NO_TSAN void sched_rebuild_choices(struct pr_choices *cs)
 	uint64_t m = sched_rt.runnable | sched_rt.spinning;
 	int n = 0;
 
-	memset(sched_rt.cs_pos, -1, sizeof(sched_rt.cs_pos));
+	/*
+	 * cs_pos is read for the running context only when it is runnable,
+	 * and a runnable context is always in the array: entries of the
+	 * others are left as they were (pr_run_once clears them per run).
+	 */
 	while (m) {
 		int i = __builtin_ctzll(m);
 		uint64_t bit = m & -m;

@@ -91,7 +91,7 @@ struct sched_rt {
 	uint64_t spinning;	/* CTX_SPINNING: enabled once store_epoch moves */
 	uint64_t blocked;	/* CTX_BLOCKED, for pr_wake */
 	int cs_stale;		/* rebuild sched_rt.cs at the next decision */
-	int8_t cs_pos[PR_MAX_CTX];	/* a context's index in cs.c, -1: none */
+	int8_t cs_pos[PR_MAX_CTX];	/* a runnable context's index in cs.c */
 
 	/* A memory model other than sc (memhook.h), or NULL. */
 	const struct pr_mem_hooks *mem;
