@@ -151,7 +151,7 @@ static struct pr_strategy *make(const char *name, int depth, uint64_t seed,
 	struct pr_run_result res;
 
 	if (!strcmp(name, "pct")) {	/* explore's calibration */
-		struct pr_strategy *r = pr_random_create();
+		struct pr_strategy *r = pr_random_calibration_create();
 
 		for (uint64_t i = 0; i < 4; i++) {
 			pr_run_once(&prog, r, ro, seed, UINT64_MAX - i, NULL, &res);

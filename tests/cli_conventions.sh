@@ -3,7 +3,7 @@
 #
 # Short options mean the same in every command; pagerace(1)'s SYNOPSIS
 # names every command; both man pages are `mandoc -T lint` clean (skipped
-# without mandoc); explore's wording ("1 failure", "run #4 (the 5th)", no
+# without mandoc); explore's wording ("1 failure", "run #3 (the 4th)", no
 # empty "outcomes:" heading); the progress line on a terminal (total,
 # percentage, ETA; elapsed of the --time budget; skipped without
 # script(1)); the --json summary's schema 2 keys (model settings, every
@@ -48,11 +48,11 @@ else
 fi
 
 # 4. Wording: plurals and run numbering.
-"$PAGERACE" explore -s random --no-timing --trace-dir tr lost-update >out 2>err
-grep -q '^lost-update: FAILED at run #4 (the 5th; seed 1, strategy random)$' out &&
-	grep -q '^lost-update: 5 runs, 1 failure (strategy random, seed 1)$' out &&
+"$PAGERACE" explore -s random --seed 4 --no-timing --trace-dir tr lost-update >out 2>err
+grep -q '^lost-update: FAILED at run #3 (the 4th; seed 4, strategy random)$' out &&
+	grep -q '^lost-update: 4 runs, 1 failure (strategy random, seed 4)$' out &&
 	grep -q 'schedule: 3 segments, 6 steps, 1 preemption$' out
-ok $? "explore: 'run #4 (the 5th)', '1 failure', '1 preemption'"
+ok $? "explore: 'run #3 (the 4th)', '1 failure', '1 preemption'"
 
 # 5. No empty outcomes: heading when every row is forbidden.
 cat >forb.scn <<'SCN'
@@ -135,13 +135,13 @@ ok $? "merge of malformed JSON: FILE:LINE:COL: error (exit $rc)"
 
 # 9. JSON strings: UTF-8 kept, invalid bytes become U+FFFD.
 u=$(printf 'tr\303\251es')
-"$PAGERACE" explore -s random --json -q --trace-dir "$u" lost-update >out 2>err
-grep -q "\"trace\":\"$u/lost-update-seed1-run4.trace\"" out
+"$PAGERACE" explore -s random --seed 4 --json -q --trace-dir "$u" lost-update >out 2>err
+grep -q "\"trace\":\"$u/lost-update-seed4-run3.trace\"" out
 ok $? "--json keeps a UTF-8 trace folder name as it is"
 
 l=$(printf 'tr\351es')
-"$PAGERACE" explore -s random --json -q --trace-dir "$l" lost-update >out 2>err
-grep -q '"trace":"tr\\ufffdes/lost-update-seed1-run4.trace"' out
+"$PAGERACE" explore -s random --seed 4 --json -q --trace-dir "$l" lost-update >out 2>err
+grep -q '"trace":"tr\\ufffdes/lost-update-seed4-run3.trace"' out
 ok $? "--json writes a Latin-1 byte as \\ufffd (valid JSON)"
 
 tap_done

@@ -7,8 +7,9 @@
 # before the error, and no message doubles its "error:" prefix; a later
 # explore removes the temporaries of dead processes.
 #
-# The explorations name -s random: the file names below are random's
-# first failing run of lost-update (run 4 of seed 1).
+# The explorations name -s random; the trace shown and minimised is
+# random's first failing run of lost-update with seed 1, whichever run
+# that is (the name is read back, not assumed).
 #
 # (Devices such as /dev/null and /dev/full are written through the same
 # way as a FIFO; they are not used here, since a pagerace without this
@@ -25,8 +26,8 @@ echo "1..11"
 
 # A trace to show and minimize.
 "$PAGERACE" explore -s random -q --trace-dir tr lost-update >out 2>err
-t=tr/lost-update-seed1-run4.trace
-test -f "$t"
+t=$(ls tr/lost-update-seed1-run*.trace 2>/dev/null | head -1)
+test -n "$t" && test -f "$t"
 ok $? "explore lost-update saves $t"
 
 # Symlinks: the target is replaced, the link stays a link.
@@ -82,7 +83,7 @@ ok $? "explore -o DIRECTORY: exit 2, no doubled 'error:' (exit $rc)"
 echo x >notadir
 "$PAGERACE" explore -s random --trace-dir notadir/sub lost-update >out 2>err
 rc=$?
-test $rc -eq 2 && grep -q 'FAILED at run #4' out && grep -q 'verdict:' out &&
+test $rc -eq 2 && grep -q 'FAILED at run #' out && grep -q 'verdict:' out &&
 	test "$(grep -o 'error:' err | wc -l)" -eq 1 && grep -q 'notadir' err
 ok $? "unwritable --trace-dir: verdict block printed, one 'error:' (exit $rc)"
 

@@ -298,6 +298,50 @@ void *radix_tree_tag_set(struct radix_tree_root *root, unsigned long index,
 	return LOAD(*slot);
 }
 
+/*
+ * radix_tree_walk_path - record the path from @root down to @index's slot
+ * @path:	RADIX_TREE_MAX_PATH entries; path[0] is the root's slot
+ *
+ * The walk radix_tree_tag_clear and radix_tree_delete share in 2.6.13
+ * lib/radix-tree.c (there written out twice), with its accesses in the
+ * same order: root->height, then at each level the slot twice (the NULL
+ * test, then the node taken from it).  Returns the last entry (its slot
+ * holds the item, which the caller loads), or NULL when @index is past the
+ * tree's height or a node on the way is missing.  tree_lock held.
+ */
+static struct radix_tree_path *
+radix_tree_walk_path(struct radix_tree_root *root, unsigned long index,
+		     struct radix_tree_path *path)
+{
+	struct radix_tree_path *pathp = path;
+	unsigned int height, shift;
+
+	height = LOAD(root->height);
+	if (index > radix_tree_maxindex(height))
+		return NULL;
+
+	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
+	pathp->node = NULL;
+	pathp->slot = (rt_slot_t *)&root->rnode;
+
+	while (height > 0) {
+		int offset;
+		void *p = LOAD(*pathp->slot);
+
+		if (p == NULL)
+			return NULL;
+
+		offset = (index >> shift) & RADIX_TREE_MAP_MASK;
+		pathp[1].offset = offset;
+		pathp[1].node = RT_DEREF(LOAD(*pathp[0].slot));
+		pathp[1].slot = (rt_slot_t *)(pathp[1].node->slots + offset);
+		pathp++;
+		shift -= RADIX_TREE_MAP_SHIFT;
+		height--;
+	}
+	return pathp;
+}
+
 /**
  * radix_tree_tag_clear - clear a tag on a radix tree node
  * @root:	radix tree root (tree_lock held)
@@ -313,33 +357,12 @@ void *radix_tree_tag_clear(struct radix_tree_root *root, unsigned long index,
 {
 	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
 		return rt27_tag_clear(root, index, tag);
-	struct radix_tree_path path[RADIX_TREE_MAX_PATH], *pathp = path;
-	unsigned int height, shift;
+	struct radix_tree_path path[RADIX_TREE_MAX_PATH], *pathp;
 	void *ret = NULL;
 
-	height = LOAD(root->height);
-	if (index > radix_tree_maxindex(height))
+	pathp = radix_tree_walk_path(root, index, path);
+	if (pathp == NULL)
 		goto out;
-
-	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
-	pathp->node = NULL;
-	pathp->slot = (rt_slot_t *)&root->rnode;
-
-	while (height > 0) {
-		int offset;
-		void *p = LOAD(*pathp->slot);
-
-		if (p == NULL)
-			goto out;
-
-		offset = (index >> shift) & RADIX_TREE_MAP_MASK;
-		pathp[1].offset = offset;
-		pathp[1].node = RT_DEREF(LOAD(*pathp[0].slot));
-		pathp[1].slot = (rt_slot_t *)(pathp[1].node->slots + offset);
-		pathp++;
-		shift -= RADIX_TREE_MAP_SHIFT;
-		height--;
-	}
 
 	ret = LOAD(*pathp[0].slot);
 	if (ret == NULL)
@@ -414,36 +437,15 @@ void *radix_tree_delete(struct radix_tree_root *root, unsigned long index)
 {
 	if (rt_is_2627())	/* PROTO_MERGED: the 2.6.27 tree */
 		return rt27_delete(root, index);
-	struct radix_tree_path path[RADIX_TREE_MAX_PATH], *pathp = path;
+	struct radix_tree_path path[RADIX_TREE_MAX_PATH], *pathp;
 	struct radix_tree_path *orig_pathp;
-	unsigned int height, shift;
 	void *ret = NULL;
 	char tags[RADIX_TREE_TAGS];
 	int nr_cleared_tags;
 
-	height = LOAD(root->height);
-	if (index > radix_tree_maxindex(height))
+	pathp = radix_tree_walk_path(root, index, path);
+	if (pathp == NULL)
 		goto out;
-
-	shift = (height - 1) * RADIX_TREE_MAP_SHIFT;
-	pathp->node = NULL;
-	pathp->slot = (rt_slot_t *)&root->rnode;
-
-	while (height > 0) {
-		int offset;
-		void *p = LOAD(*pathp->slot);
-
-		if (p == NULL)
-			goto out;
-
-		offset = (index >> shift) & RADIX_TREE_MAP_MASK;
-		pathp[1].offset = offset;
-		pathp[1].node = RT_DEREF(LOAD(*pathp[0].slot));
-		pathp[1].slot = (rt_slot_t *)(pathp[1].node->slots + offset);
-		pathp++;
-		shift -= RADIX_TREE_MAP_SHIFT;
-		height--;
-	}
 
 	ret = LOAD(*pathp[0].slot);
 	if (ret == NULL)

@@ -70,12 +70,16 @@ PR_NO_TSAN static int add_flushes(struct pr_choices *cs, int n)
  * O(contexts): a 32-CPU run with most CPUs blocked pays for the few
  * that can run.
  */
-PR_NO_TSAN static void rebuild(struct pr_choices *cs)
+PR_NO_TSAN void sched_rebuild_choices(struct pr_choices *cs)
 {
 	uint64_t m = sched_rt.runnable | sched_rt.spinning;
 	int n = 0;
 
-	memset(sched_rt.cs_pos, -1, sizeof(sched_rt.cs_pos));
+	/*
+	 * cs_pos is read for the running context only when it is runnable,
+	 * and a runnable context is always in the array: entries of the
+	 * others are left as they were (pr_run_once clears them per run).
+	 */
 	while (m) {
 		int i = __builtin_ctzll(m);
 		uint64_t bit = m & -m;
@@ -132,10 +136,12 @@ PR_NO_TSAN static const struct pr_site *next_access(int i, const void **obj)
  * never enter the cached part of the array.  A full array offers fewer
  * (a stronger model, never a weaker one).
  */
-PR_NO_TSAN static void add_reads(struct pr_choices *cs)
+PR_NO_TSAN void sched_add_reads(struct pr_choices *cs)
 {
 	int n = cs->n - cs->reads, k = n - cs->mem;
 
+	if (!sched_rt.mem->reads)
+		return;
 	for (int i = 0; i < k; i++) {
 		const struct pr_choice *ch = &cs->c[i];
 		const struct pr_site *site;
@@ -160,32 +166,6 @@ PR_NO_TSAN static void add_reads(struct pr_choices *cs)
 	}
 	cs->reads = n - (cs->n - cs->reads);
 	cs->n = n;
-}
-
-/**
- * sched_build_choices - the enabled choices at this decision
- *
- * The array of the last decision is kept while nothing that decides
- * enabledness changed (sched_set_state, sched_choices_stale); most
- * decisions only end a budget, so they only refresh where the running
- * context sits in it and the decision's own fields.
- */
-PR_NO_TSAN void sched_build_choices(struct pr_choices *cs, enum pr_reason reason)
-{
-	int cur = sched_rt.cur;
-
-	if (sched_rt.cs_stale)
-		rebuild(cs);
-	if (sched_rt.mem && sched_rt.mem->reads)
-		add_reads(cs);
-	cs->current = cur >= 0 && sched_rt.ctx[cur].state == CTX_RUNNABLE
-		? sched_rt.cs_pos[cur] : -1;
-	cs->reason = reason;
-	cs->prev_ctx = cur;
-	cs->step = sched_rt.steps;
-	cs->seg_steps = sched_rt.seg_steps;
-	cs->seg_code = sched_rt.seg_code;
-	cs->at = cur >= 0 ? sched_ctx_at(cur) : NULL;
 }
 
 PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)

@@ -176,7 +176,8 @@ PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
  */
 PR_NO_TSAN void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to)
 {
-	pr_fiber_tsan_enter(to);
+	if (PR_TSAN_ENABLED)	/* a no-op call in the plain build: none */
+		pr_fiber_tsan_enter(to);
 	pr_fiber_swap(&from->sp, to->sp);
 }
 

@@ -35,14 +35,8 @@ PR_NO_TSAN int pr_ctx_slots(void)
  */
 PR_NO_TSAN static void set_name(char *dst, size_t len, const char *src)
 {
-	size_t i;
-
-	for (i = 0; i + 1 < len && src[i]; i++)
-		if (dst[i] != src[i])
-			goto copy;
-	if (dst[i] == '\0')
+	if (strncmp(dst, src, len - 1) == 0)
 		return;
-copy:
 	strncpy(dst, src, len - 1);
 	dst[len - 1] = '\0';
 }
@@ -59,15 +53,16 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 		if (pr_fiber_alloc(&c->fiber, sched_rt.opts->stack_size) != 0)
 			pr_fail("setup", NULL, "cannot map a stack for %s", name);
 		sched_rt.fibers_ready = sched_rt.nctx + 1;
-	} else {
+	} else if (PR_TSAN_ENABLED) {
 		pr_fiber_tsan_renew(&c->fiber);
 	}
-	if (sched_rt.opts->tsan_blind)
+	if (PR_TSAN_ENABLED && sched_rt.opts->tsan_blind)
 		pr_fiber_tsan_blind(&c->fiber);
 	set_name(c->name, sizeof(c->name), name);
 	if (sched_rt.nctx >= ctx_slots)
 		ctx_slots = sched_rt.nctx + 1;
-	pr_fiber_tsan_name(&c->fiber, c->name);
+	if (PR_TSAN_ENABLED)	/* the plain build's are no-ops: no calls */
+		pr_fiber_tsan_name(&c->fiber, c->name);
 	c->fn = fn;
 	c->arg = arg;
 	c->flags = flags;
@@ -166,10 +161,12 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	sched_rt.ninj = 0;
 	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
 	sched_rt.cs_stale = 1;
+	memset(sched_rt.cs_pos, -1, sizeof(sched_rt.cs_pos));
 	sched_rt.cur = -1;
 	sched_rt.prog = prog;
 	sched_rt.strat = strat;
 	sched_rt.opts = opts;
+	sched_rt.max_steps = opts->max_steps;
 	sched_rt.rec = rec;
 	sched_rt.res = res;
 	sched_rt.steps = 0;

@@ -232,13 +232,44 @@ PR_NO_TSAN static void flush(const struct pr_choice *ch, int code)
 	sched_choices_stale();
 }
 
+/* The rare ends of a decision, out of its straight path. */
+PR_NO_TSAN __attribute__((noinline, cold)) static void decide_livelock(void)
+{
+	sched_verdict(sched_rt.cur, "livelock", NULL,
+		      "no progress: step bound %llu exceeded",
+		      (unsigned long long)sched_rt.opts->max_steps);
+	sched_rt.res->failed = 1;
+	sched_fail_now();
+}
+
+PR_NO_TSAN __attribute__((noinline, cold)) static void decide_bad_pick(int idx)
+{
+	if (idx == PR_PICK_ABANDON) {
+		/* Nothing new can follow (a systematic strategy's pruning). */
+		sched_rt.res->abandoned = 1;
+		sched_fail_now();
+	}
+	sched_verdict(sched_rt.cur, "divergence", NULL, "%s",
+		      sched_rt.strat->error[0] ? sched_rt.strat->error
+					       : "strategy gave up");
+	sched_rt.res->diverged = 1;
+	sched_fail_now();
+}
+
+/*
+ * The decision's straight path -- a budget ran out, nothing changed, sc,
+ * no observer, the chosen context is runnable -- is what every sampled
+ * run spends most of its scheduling time in (issue 15: ~9 decisions a
+ * run on the spec-get micro test): the rest sits behind one test each,
+ * in functions of its own.
+ */
 PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 {
 	struct pr_choices *cs = &sched_rt.cs;
 	const struct pr_choice *ch;
 	int64_t budget = 1;
 	uint64_t left;
-	int idx, code, preempted;
+	int idx, code;
 	void *hide;
 
 	if (pr_tsan_pending())
@@ -251,58 +282,54 @@ PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 	 */
 	hide = pr_tsan_hide_begin();
 	sched_account();
-	if (sched_rt.changed && reason == PR_R_BUDGET)
-		reason = PR_R_CHANGED;
-	sched_rt.changed = 0;
-	if (sched_rt.steps > sched_rt.opts->max_steps) {
-		sched_verdict(sched_rt.cur, "livelock", NULL,
-			       "no progress: step bound %llu exceeded",
-			       (unsigned long long)sched_rt.opts->max_steps);
-		sched_rt.res->failed = 1;
-		sched_fail_now();
+	if (sched_rt.changed) {
+		if (reason == PR_R_BUDGET)
+			reason = PR_R_CHANGED;
+		sched_rt.changed = 0;
 	}
+	if (__builtin_expect(sched_rt.steps > sched_rt.max_steps, 0))
+		decide_livelock();
 	sched_build_choices(cs, reason);
 again:
-	if (cs->n == 0) {
+	if (__builtin_expect(cs->n == 0, 0)) {
 		pr_tsan_hide_end(hide);
 		sched_nothing_enabled();
 		return;
 	}
-	idx = pick(cs, &budget);
-	if (idx == PR_PICK_ABANDON) {
-		/* Nothing new can follow (a systematic strategy's pruning). */
-		sched_rt.res->abandoned = 1;
-		sched_fail_now();
-	}
-	if (idx < 0 || idx >= cs->n) {
-		sched_verdict(sched_rt.cur, "divergence", NULL, "%s",
-			       sched_rt.strat->error[0] ? sched_rt.strat->error
-						  : "strategy gave up");
-		sched_rt.res->diverged = 1;
-		sched_fail_now();
-	}
+	if (__builtin_expect(sched_rt.mem != NULL, 0))
+		idx = pick(cs, &budget);
+	else
+		idx = sched_rt.strat->ops->pick(sched_rt.strat, cs, &budget);
+	if (__builtin_expect((unsigned)idx >= (unsigned)cs->n, 0))
+		decide_bad_pick(idx);
 	ch = &cs->c[idx];
-	code = pr_choice_code(ch);
-	if (ch->mem >= 0) {
-		flush(ch, code);
+	if (__builtin_expect(ch->mem >= 0, 0)) {
+		flush(ch, pr_choice_code(ch));
 		sched_build_choices(cs, reason);
 		goto again;
 	}
+	if (__builtin_expect(ch->read > 0, 0))
+		code = pr_choice_code(ch);
+	else
+		code = ch->inject < 0 ? ch->ctx : PR_CHOICE_EVENT + ch->inject;
 	/* Reading an older value is no switch (tree.c counts it so too). */
-	preempted = cs->current >= 0 && idx != cs->current &&
-		    !(ch->read > 0 && ch->ctx == cs->c[cs->current].ctx);
-	if (preempted)
+	if (cs->current >= 0 && idx != cs->current &&
+	    !(ch->read > 0 && ch->ctx == cs->c[cs->current].ctx)) {
 		sched_rt.preemptions++;
-	if (sched_rt.decision_observer)	/* hidden with the decision */
-		sched_rt.decision_observer(cs, idx, preempted);
+		if (sched_rt.decision_observer)	/* hidden with the decision */
+			sched_rt.decision_observer(cs, idx, 1);
+	} else if (sched_rt.decision_observer) {
+		sched_rt.decision_observer(cs, idx, 0);
+	}
 	if (code != sched_rt.seg_code) {
 		sched_close_segment(1);
 		sched_rt.seg_code = code;
 	}
-	left = sched_rt.opts->max_steps + 1 - sched_rt.steps;
+	left = sched_rt.max_steps + 1 - sched_rt.steps;
 	if (budget < 1)
 		budget = 1;
-	if (sched_rt.mem && !sched_rt.strat->ops->sees_memory) {
+	if (__builtin_expect(sched_rt.mem != NULL, 0) &&
+	    !sched_rt.strat->ops->sees_memory) {
 		sched_rt.mem_left = budget > MEM_TICK ? budget - MEM_TICK : 0;
 		if (budget > MEM_TICK)
 			budget = MEM_TICK;
@@ -326,7 +353,7 @@ again:
 
 	if (sched_rt.ctx[ch->ctx].state == CTX_SPINNING)
 		sched_set_state(ch->ctx, CTX_RUNNABLE);
-	if (ch->inject >= 0) {
+	if (__builtin_expect(ch->inject >= 0, 0)) {
 		sched_rt.inj[ch->inject].remaining--;
 		sched_choices_stale();
 		sched_rt.ctx[ch->ctx].pending_event = ch->inject;

@@ -202,6 +202,10 @@ PR_NO_TSAN void sched_nothing_enabled(void)
 	size_t off = 0;
 	int stuck = -1, spinning = 0;
 
+	if (!(sched_rt.spinning | sched_rt.blocked)) {
+		sched_end_run(0);	/* every context done: complete */
+		return;
+	}
 	for (int i = 0; i < sched_rt.nctx; i++) {
 		struct pr_ctx *c = &sched_rt.ctx[i];
 

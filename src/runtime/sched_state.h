@@ -67,6 +67,7 @@ struct sched_rt {
 	const struct pr_program *prog;
 	struct pr_strategy *strat;
 	const struct pr_run_options *opts;
+	uint64_t max_steps;	/* opts->max_steps, read at every decision */
 	struct pr_schedule *rec;
 	struct pr_run_result *res;
 
@@ -90,7 +91,7 @@ struct sched_rt {
 	uint64_t spinning;	/* CTX_SPINNING: enabled once store_epoch moves */
 	uint64_t blocked;	/* CTX_BLOCKED, for pr_wake */
 	int cs_stale;		/* rebuild sched_rt.cs at the next decision */
-	int8_t cs_pos[PR_MAX_CTX];	/* a context's index in cs.c, -1: none */
+	int8_t cs_pos[PR_MAX_CTX];	/* a runnable context's index in cs.c */
 
 	/* A memory model other than sc (memhook.h), or NULL. */
 	const struct pr_mem_hooks *mem;
@@ -154,7 +155,43 @@ int sched_ctx_enabled(const struct pr_ctx *c);
 /* A blind strategy's coin: does this load read an older value? */
 int sched_stale_coin(void);
 int sched_inj_enabled(const struct pr_injection *e);
-void sched_build_choices(struct pr_choices *cs, enum pr_reason reason);
+void sched_rebuild_choices(struct pr_choices *cs);
+/* Under weak: the stale-read choices, after the flushes (choices.c);
+ * nothing for a model without them. */
+void sched_add_reads(struct pr_choices *cs);
+
+/**
+ * sched_build_choices - the enabled choices at this decision
+ *
+ * The array of the last decision is kept while nothing that decides
+ * enabledness changed (sched_set_state, sched_choices_stale); most
+ * decisions only end a budget, so they only refresh where the running
+ * context sits in it and the decision's own fields.  Inline: it runs at
+ * every decision, and rebuilding is the rare part.
+ */
+PR_NO_TSAN static inline void sched_build_choices(struct pr_choices *cs,
+						  enum pr_reason reason)
+{
+	int cur = sched_rt.cur;
+
+	if (sched_rt.cs_stale)
+		sched_rebuild_choices(cs);
+	if (__builtin_expect(sched_rt.mem != NULL, 0))
+		sched_add_reads(cs);
+	cs->reason = reason;
+	cs->prev_ctx = cur;
+	cs->step = sched_rt.steps;
+	cs->seg_steps = sched_rt.seg_steps;
+	cs->seg_code = sched_rt.seg_code;
+	if (cur >= 0) {
+		cs->current = (sched_rt.runnable >> cur) & 1 ? sched_rt.cs_pos[cur]
+							     : -1;
+		cs->at = pr_hot.site;	/* sched_ctx_at(cur) */
+	} else {
+		cs->current = -1;
+		cs->at = NULL;
+	}
+}
 
 /* sched_end.c */
 __attribute__((noreturn)) void sched_leave_to_main(void);

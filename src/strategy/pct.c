@@ -239,7 +239,7 @@ PR_NO_TSAN struct pr_strategy *pr_pct_create(const struct pr_strategy_params *pa
 PR_NO_TSAN uint64_t pr_pct_calibrate(const struct pr_program *prog,
 			  const struct pr_run_options *opts, uint64_t seed)
 {
-	struct pr_strategy *r = pr_random_create();
+	struct pr_strategy *r = pr_random_calibration_create();
 	struct pr_run_result res;
 	struct pr_run_options o = *opts;
 	uint64_t k = 1;

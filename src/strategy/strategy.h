@@ -206,6 +206,12 @@ struct pr_strategy_params {
 struct pr_schedule;
 
 struct pr_strategy *pr_random_create(void);
+/*
+ * The random walk with its draws as they were before issue 15's second
+ * round (same law, more draws): PCT's calibration runs it, so that k,
+ * and every schedule that depends on it, did not move.
+ */
+struct pr_strategy *pr_random_calibration_create(void);
 struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);
 /* Partial order sampling (pos.c); interrupts arrive over pct_steps. */
 struct pr_strategy *pr_pos_create(const struct pr_strategy_params *p);

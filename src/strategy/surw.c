@@ -27,10 +27,10 @@
  * that accessed it and each context's count.  Objects are told apart
  * within a trial only; across runs a site stands for its accesses.
  *
- * Selective: each run interleaves a random subset of the groups (each
- * kept with probability 1/2, at least one), so the events of one race
- * are not diluted by those of every other: the paper's point that uniform
- * over a chosen subset beats uniform over everything.
+ * Selective: each run interleaves a random subset of the groups, small
+ * ones likeliest (surw_subset), so the events of one race are not
+ * diluted by those of every other: the paper's point that uniform over a
+ * chosen subset beats uniform over everything.
  *
  * Interrupts arrive at a random step of the path of the context they
  * interrupt (surw_event).  Every decision is a draw (budget one step).
@@ -121,6 +121,36 @@ PR_NO_TSAN static int surw_site(struct surw_strategy *w,
 	return w->nsite++;
 }
 
+/*
+ * The run's groups: a size k with probability 2^-k (k < G; G, all of
+ * them, takes what is left, 2^-(G-1)), then k groups drawn uniformly.
+ * Small selections first, whatever G: one group (one racing object) in
+ * half the runs, so each particular one in 1/(2G) of them.  Keeping each
+ * group with probability 1/2 instead (the first version) made the size
+ * binomial around G/2, and a particular single group 1/2^G likely: on
+ * radix-rcu-free (G = 4) the run that finds the bug wants the leaf
+ * pointer's group alone (71% of such runs failed, 0% of runs with three
+ * groups or more), and its p95 went 22 -> 12 over seeds 1..20; across
+ * the failing scenarios every one stayed 20/20 (bench/RESULTS.md).
+ */
+PR_NO_TSAN static uint32_t surw_subset(struct surw_strategy *w)
+{
+	uint32_t chosen = 0;
+	int k = 1;
+
+	while (k < w->ngroup && (pr_rng_next(&w->rng) >> 63))
+		k++;
+	for (int j = 0; j < k; j++) {
+		int g;
+
+		do
+			g = (int)pr_rng_below(&w->rng, (uint64_t)w->ngroup);
+		while (chosen & (1u << g));
+		chosen |= 1u << g;
+	}
+	return chosen;
+}
+
 PR_NO_TSAN static void surw_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)
 {
 	struct surw_strategy *w = (struct surw_strategy *)s;
@@ -137,11 +167,7 @@ PR_NO_TSAN static void surw_begin(struct pr_strategy *s, uint64_t seed, uint64_t
 	memset(w->due, 0, sizeof(w->due));
 	if (w->learning || w->ngroup == 0)
 		return;
-	for (int g = 0; g < w->ngroup; g++)
-		if (pr_rng_next(&w->rng) >> 63)
-			chosen |= 1u << g;
-	if (!chosen)
-		chosen = 1u << pr_rng_below(&w->rng, (uint64_t)w->ngroup);
+	chosen = surw_subset(w);
 	for (int g = 0; g < w->ngroup; g++) {
 		if (!(chosen & (1u << g)))
 			continue;
