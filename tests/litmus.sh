@@ -20,7 +20,7 @@ srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/tap.sh"
 tap_tmp litmus
 
-echo "1..30"
+echo "1..32"
 
 # ---- 1. the classic shapes: verdict and reached/not-reached per model.
 # name      sc            tso           weak
@@ -202,5 +202,16 @@ sed 's/^memory weak/memory tso/' "$trace" >"$tmp/tso4.trace"
 run 2 "$PAGERACE" replay "$tmp/tso4.trace" &&
 	grep -q 'error: a stale read in a trace whose memory model is not weak' "$tmp/err"
 ok $? "a stale read in a tso trace: FILE:LINE:COL: error, exit 2"
+
+# ---- 6. with a time budget under tso/weak, a quarter of it samples
+# (random) first: a reached Sometimes is a witness even when the search
+# cannot finish (here it may run one execution); a Never stays incomplete.
+run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 "$srcdir/tests/litmus/MP.litmus" &&
+	grep -q 'reached by sampling (random, run [0-9]*); search incomplete' "$tmp/out" &&
+	grep -q 'agrees with Result: Sometimes (reached)' "$tmp/out"
+ok $? "weak, -t 1 -n 1: MP reached by sampling, said so, agrees"
+run 0 "$PAGERACE" litmus -b -m weak -t 0.2 -n 1 "$srcdir/tests/litmus/MP+wmb+rmb.litmus" &&
+	test "$(cut -f3,5,7 "$tmp/out")" = "incomplete	incomplete	not-reached"
+ok $? "weak, -t 0.2 -n 1: a Never test sampled and cut stays incomplete, never 'agree'"
 
 tap_done

@@ -62,7 +62,9 @@ static void litmus_usage(FILE *f)
 "  -s, --strategy S        dpor (default) or dfs; never a preemption bound\n"
 "  -n, --max-executions N  stop a test after N executions (default 1000000;\n"
 "                          0: no limit); it is then 'incomplete'\n"
-"  -t, --time-budget SECS  stop a test after SECS seconds (default: none)\n"
+"  -t, --time-budget SECS  stop a test after SECS seconds (default: none);\n"
+"                          under tso and weak its first quarter samples\n"
+"                          (random) until the condition is reached\n"
 "      --max-steps N       a run longer than N steps is a livelock\n"
 "      --trace-dir DIR     where disagreements' traces go (default\n"
 "                          ./" LITMUS_TRACE_DIR ")\n"
@@ -173,6 +175,61 @@ static const char *expect_name(enum lit_expect x)
 	}
 }
 
+/*
+ * Under tso and weak with a time budget (the corpus run), the first
+ * quarter of it goes to sampled runs (random: flushes and stale reads by
+ * the scheduler's coins), stopping at the first run that reaches the
+ * condition or fails: a reached condition is a real witness, which the
+ * exhaustive search may not meet before its budget ends; only that
+ * search may say a condition is never reached.  Returns 1 + the run
+ * that reached it, or 0.
+ */
+static uint64_t sample(const struct litmus_opts *o, const struct target *tg,
+		       struct pr_run_options *ro, struct pr_schedule *rec,
+		       double t0, struct pr_run_result *first, char *trace,
+		       size_t tracelen, uint64_t *failed, uint64_t *other,
+		       uint64_t *stuck)
+{
+	struct litmus_opts so = *o;
+	int some = litmus_expect(tg->lit) == LIT_EXPECT_SOMETIMES;
+	struct pr_strategy *st;
+	struct pr_strategy_params params;
+	uint64_t run;
+
+	memset(&params, 0, sizeof(params));
+	params.preemption_bound = -1;
+	st = pr_strategy_create("random", &params);
+	if (!st)
+		return 0;
+	so.strategy = "random";
+	for (run = 0; !(run & 15) ? now() - t0 < o->time_budget / 4 : 1; run++) {
+		struct pr_run_result res;
+
+		pr_run_once(tg->prog, st, ro, 0, run, rec, &res);
+		if (!(res.failed || res.diverged)) {
+			if (some && litmus_hits(tg->lit))
+				break;
+			continue;
+		}
+		if (model_too_big(&res) || !strcmp(res.verdict.kind, "deadlock") ||
+		    !strcmp(res.verdict.kind, "livelock")) {
+			*stuck += !model_too_big(&res);
+			continue;
+		}
+		if (!strncmp(res.verdict.kind, "litmus-never", 12) ||
+		    !strncmp(res.verdict.kind, "litmus-always", 13))
+			(*failed)++;
+		else
+			(*other)++;
+		*first = res;
+		if (save_trace(&so, tg, run, &res, rec, trace, tracelen))
+			trace[0] = '\0';
+		break;
+	}
+	st->ops->destroy(st);
+	return (some && litmus_hits(tg->lit)) || *failed || *other ? run + 1 : 0;
+}
+
 static enum verdict run_test(const struct litmus_opts *o, const char *path)
 {
 	struct target tg;
@@ -188,6 +245,7 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	int too_big = 0;
 	double t0 = now(), t1;
 	int complete, stop_time = 0;
+	uint64_t sampled = 0;	/* 1 + the sampled run that reached it */
 	enum verdict v;
 
 	if (target_resolve(path, &tg))
@@ -213,7 +271,11 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	pr_schedule_init(&rec);
 	litmus_outcomes_reset(l);
 	memset(&first, 0, sizeof(first));
-	for (run = 0; !strat->ops->exhausted(strat); run++) {
+	if (o->time_budget > 0 && strcmp(o->memory, "sc") != 0)
+		sampled = sample(o, &tg, &ro, &rec, t0, &first, trace,
+				 sizeof(trace), &failed, &other, &stuck);
+	for (run = 0; !strat->ops->exhausted(strat) && !failed && !other &&
+	     !(sampled && litmus_hits(l)); run++) {
 		struct pr_run_result res;
 
 		if (o->max_execs && run >= o->max_execs)
@@ -260,6 +322,13 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		snprintf(cov_text, sizeof(cov_text),
 			 "exhaustive: %llu executions (%s), memory %s",
 			 (unsigned long long)cov.executions, o->strategy, o->memory);
+	else if (sampled)
+		snprintf(cov_text, sizeof(cov_text),
+			 "reached by sampling (random, run %llu); search "
+			 "incomplete after %llu executions (%s), memory %s",
+			 (unsigned long long)(sampled - 1),
+			 (unsigned long long)cov.executions, o->strategy,
+			 o->memory);
 	else
 		snprintf(cov_text, sizeof(cov_text),
 			 "incomplete: stopped after %llu executions (%s; %s), "
@@ -280,8 +349,9 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	else if (litmus_expect(l) == LIT_EXPECT_NONE ||
 		 litmus_expect(l) == LIT_EXPECT_OTHER || litmus_datarace(l))
 		v = V_NO_ORACLE;
-	else if (!complete)
-		v = V_INCOMPLETE;
+	else if (!complete && !(litmus_hits(l) &&
+				litmus_expect(l) == LIT_EXPECT_SOMETIMES))
+		v = V_INCOMPLETE;	/* a reached Sometimes is a witness */
 	else if (litmus_expect(l) == LIT_EXPECT_SOMETIMES && !litmus_hits(l))
 		v = V_UNREACHED;
 	else
