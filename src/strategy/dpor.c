@@ -56,6 +56,7 @@
 #include "strategy/tree.h"
 #include "runtime/tsan.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,39 +81,108 @@ static struct dpor_strategy *dpor_of(struct pr_tree *t)
 					offsetof(struct dpor_strategy, tree));
 }
 
+PR_NO_TSAN static int dpor_sleep_cost(const struct pr_tree *t,
+				      const struct pr_tnode *nd, int old);
+
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d], *up;
 	struct pr_event *out;
 	pr_procset awake;
+	int bounded = dpor_of(t)->bounded, p;
 
-	if (dpor_of(t)->bounded) {
-		/* The running context first: it costs no preemption. */
-		if (nd->cur != PR_NO_PROC && (nd->enabled & (PR_PROC_BIT(nd->cur))))
-			return nd->cur;
-		return pr_proc_lowest(nd->enabled);
-	}
 	if (d > 0) {
 		up = &t->node[d - 1];
 		out = pr_tree_sleepers_reserve(t, up->sleep_n);
 		nd = &t->node[d];
 		up = &t->node[d - 1];
 		for (uint32_t i = 0; out && i < up->sleep_n; i++) {
-			const struct pr_event *s = &t->sleepers[up->sleep_off + i];
+			size_t k = up->sleep_off + i;
+			const struct pr_event *s = &t->sleepers[k];
+			int8_t c = t->sleepcost[k];
 
 			if (s->proc == up->chosen || pr_dependent(s, &up->ev))
 				continue;
+			/* Bounded: woken when it becomes the one to go on. */
+			if (bounded && s->proc == nd->cur)
+				continue;
+			t->sleepcost[t->nsleepers] = c;
 			t->sleepers[t->nsleepers++] = *s;
 			nd->sleep_n++;
-			nd->sleep |= PR_PROC_BIT(s->proc);
+			if (c < 0)
+				nd->sleep |= PR_PROC_BIT(s->proc);
+			else
+				nd->psleep |= PR_PROC_BIT(s->proc);
+		}
+		/*
+		 * The parent took a process that slept here as a block only:
+		 * anything but letting it go on is redundant (sleep_cost).
+		 */
+		if (up->cont) {
+			if (nd->cur != PR_NO_PROC)
+				nd->sleep |= nd->enabled & ~PR_PROC_BIT(nd->cur);
+			else
+				nd->sleep |= nd->enabled;
 		}
 	}
+	nd->psleep &= ~nd->sleep;
 	awake = nd->enabled & ~nd->sleep;
+	if (bounded)
+		awake &= pr_tree_allowed(t, nd);
 	if (!awake)
 		return PR_NO_PROC;
 	if (nd->cur != PR_NO_PROC && (awake & (PR_PROC_BIT(nd->cur))))
-		return nd->cur;
-	return pr_proc_lowest(awake);
+		p = nd->cur;
+	else if (awake & ~nd->psleep)
+		p = pr_proc_lowest(awake & ~nd->psleep);
+	else
+		p = pr_proc_lowest(awake);
+	nd->cont = (nd->psleep & PR_PROC_BIT(p)) != 0;
+	return p;
+}
+
+/*
+ * Sleep sets under a preemption bound.  Node s explored p, and now takes
+ * w1: p sleeps in w1's subtree until a step dependent with p's.  The
+ * usual argument -- an execution s.w.p.v there (w independent of p) is
+ * equivalent to s.p.w.v, which p's subtree covered -- needs s.p.w.v
+ * within the bound too, and moving p's step forward changes the count.
+ * With cur(x) the context that may go on at node x (PR_NO_PROC: none;
+ * choosing y at x preempts iff cur(x) is set and y differs), m = s.w,
+ * and c' = cur(m.p) the context p's step leaves able to go on, the
+ * preemptions of s.p.w.v minus those of s.w.p.v are
+ *
+ *   [cur(s)] ([p != cur(s)] - [w1 != cur(s)])     (the choice at s)
+ * + [c'] ([w1 != c'] - [v1 != c'])                (after p's step)
+ * + [cur(m)] ([v1 != cur(m)] - [p != cur(m)])     (after w)
+ *
+ * (the steps inside w and v see the same states and the same cur in
+ * both orders, since p's step commutes with w's).  p != cur(m) and
+ * w1 != c' (a step of c' after p's would be dependent: c' is p, or the
+ * context p's delivery interrupts), so the last two lines are at most
+ * [c' set and v1 = c'].  Call the first line the sleeper's cost change:
+ *  - -1 (p was cur(s), w1 preempted it): the difference is <= 0 for
+ *    every v, so p sleeps as usual;
+ *  - 0: <= 0 unless the step after p is c' going on: p may run in w1's
+ *    subtree only as the start of a block, and the node after it may
+ *    only let c' go on (psleep and cont);
+ *  - +1 (p preempted cur(s), w1 let it go on): no sleeper.
+ * Every execution a sleeper cuts off is so equivalent to one within the
+ * bound that starts with p at s, and p's subtree covered every such one
+ * (the same induction over the order of exploration as for plain sleep
+ * sets).  Without a bound every sleeper is plain (-1).
+ */
+PR_NO_TSAN static int dpor_sleep_cost(const struct pr_tree *t,
+				      const struct pr_tnode *nd, int old)
+{
+	int c;
+
+	if (!dpor_of((struct pr_tree *)t)->bounded)
+		return -1;
+	if (nd->cur == PR_NO_PROC)
+		return 0;
+	c = (old != nd->cur) - (nd->chosen != nd->cur);
+	return c > 0 ? INT8_MAX : c;
 }
 
 PR_NO_TSAN static int covered(const uint32_t *c, const struct dpor_strategy *d,
@@ -121,31 +191,78 @@ PR_NO_TSAN static int covered(const uint32_t *c, const struct dpor_strategy *d,
 	return d->seq[j] <= c[pj];
 }
 
-/* BPOR: process @p at node @k, or every enabled one if @p is not. */
-PR_NO_TSAN static void backtrack_persistent(struct pr_tnode *nk, int p)
+/*
+ * The initials of v = notdep(e_j).e_i: the processes whose first step in
+ * v has no earlier step of v happening before it -- those that can start
+ * the reversed race.
+ */
+PR_NO_TSAN static pr_procset initials_of(const struct dpor_strategy *d,
+					 size_t j, size_t i)
 {
-	if (nk->enabled & (PR_PROC_BIT(p)))
+	const struct pr_tree *t = &d->tree;
+	uint32_t firstv[PR_MAX_PROCS];
+	int inv[PR_MAX_PROCS], ninv = 0;
+	pr_procset initials = 0, seen = 0;
+	int pj = t->node[j].ev.proc;
+
+	for (size_t k = j + 1; k <= i; k++) {
+		const uint32_t *ck = CLK(d, k);
+		int pk = t->node[k].ev.proc, initial = 1;
+
+		if (k < i && covered(ck, d, j, pj))
+			continue;	/* happens after e_j: not in v */
+		if (seen & PR_PROC_BIT(pk))
+			continue;	/* not its first step in v */
+		/* An initial: no earlier step of v happens before it. */
+		for (int q = 0; q < ninv && initial; q++)
+			initial = firstv[inv[q]] > ck[inv[q]];
+		if (initial)
+			initials |= PR_PROC_BIT(pk);
+		seen |= PR_PROC_BIT(pk);
+		inv[ninv++] = pk;
+		firstv[pk] = d->seq[k];
+	}
+	return initials;
+}
+
+/*
+ * BPOR at node @nk: e_i's process @p if it is an enabled initial, else
+ * every enabled initial, else every enabled process (the persistent-set
+ * rule of Flanagan & Godefroid).  Not just p where p is enabled: when
+ * e_i is a handler's step, p's step at nk is the interrupted code's, and
+ * only the delivery (an initial) leads to e_i.
+ */
+PR_NO_TSAN static void backtrack_bounded(struct pr_tnode *nk, pr_procset ini,
+					 int p)
+{
+	pr_procset cand = ini & nk->enabled;
+
+	if (cand & PR_PROC_BIT(p))
 		nk->backtrack |= PR_PROC_BIT(p);
+	else if (cand)
+		nk->backtrack |= cand;
 	else
 		nk->backtrack |= nk->enabled;
 }
 
 /*
- * BPOR's race e_j < e_i: e_i's process at node j and at the start of
- * every scheduling block before it (a node whose step is another
- * process's than its parent's), where switching may cost fewer
- * preemptions than at j.
+ * BPOR's race e_j < e_i: at node j, and at the conservative point: the
+ * last node at or before j where the scheduler switched (its choice is
+ * not the context that could go on), where running v first costs no
+ * preemption more than the switch the execution made there.
  */
-PR_NO_TSAN static void reverse_bounded(struct pr_tree *t, size_t j, size_t i)
+PR_NO_TSAN static void reverse_bounded(struct dpor_strategy *d, size_t j, size_t i)
 {
+	struct pr_tree *t = &d->tree;
 	int p = t->node[i].ev.proc;
+	pr_procset ini = initials_of(d, j, i);
 	size_t k = j;
 
-	backtrack_persistent(&t->node[j], p);
-	for (; k > 0; k--)
-		if (t->node[k - 1].chosen != t->node[k].chosen)
-			backtrack_persistent(&t->node[k], p);
-	backtrack_persistent(&t->node[0], p);
+	backtrack_bounded(&t->node[j], ini, p);
+	while (k > 0 && t->node[k].chosen == t->node[k].cur)
+		k--;
+	if (k != j)
+		backtrack_bounded(&t->node[k], ini, p);
 }
 
 /*
@@ -156,29 +273,8 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 {
 	struct pr_tree *t = &d->tree;
 	struct pr_tnode *nj = &t->node[j];
-	uint32_t firstv[PR_MAX_PROCS];
-	int inv[PR_MAX_PROCS], ninv = 0;
-	pr_procset initials = 0, seen = 0, cand;
-	int pj = nj->ev.proc;
+	pr_procset cand = initials_of(d, j, i) & nj->enabled;
 
-	for (size_t k = j + 1; k <= i; k++) {
-		const uint32_t *ck = CLK(d, k);
-		int pk = t->node[k].ev.proc, initial = 1;
-
-		if (k < i && covered(ck, d, j, pj))
-			continue;	/* happens after e_j: not in v */
-		/* An initial: no earlier step of v happens before it. */
-		for (int q = 0; q < ninv && initial; q++)
-			initial = firstv[inv[q]] > ck[inv[q]];
-		if (initial)
-			initials |= PR_PROC_BIT(pk);
-		if (!(seen & (PR_PROC_BIT(pk)))) {
-			seen |= PR_PROC_BIT(pk);
-			inv[ninv++] = pk;
-			firstv[pk] = d->seq[k];
-		}
-	}
-	cand = initials & nj->enabled;
 	if (!cand || (cand & nj->backtrack))
 		return;
 	if (cand & (PR_PROC_BIT(t->node[i].ev.proc)))
@@ -270,7 +366,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
 			if (d->bounded)
-				reverse_bounded(t, d->races[r], i);
+				reverse_bounded(d, d->races[r], i);
 			else
 				reverse(d, d->races[r], i);
 	}
@@ -278,6 +374,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 
 static const struct pr_tree_policy dpor_policy = {
 	.first = dpor_first,
+	.sleep_cost = dpor_sleep_cost,
 	.analyse = dpor_analyse,
 };
 
