@@ -69,6 +69,9 @@ struct dpor_strategy {
 	size_t capclk;
 	size_t *races;		/* the current step's, during analysis */
 	size_t capraces;
+	size_t *nextw;		/* nextw[k]: the first writing step >= k */
+	size_t *pspin;		/* pspin[i]: the spin resumption of i's
+				 * process before i, or SIZE_MAX */
 	int bounded;		/* BPOR: see the header comment */
 };
 
@@ -283,6 +286,66 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 		nj->backtrack |= PR_PROC_BIT(pr_proc_lowest(cand));
 }
 
+#define PR_NOREV	((size_t)1 << (sizeof(size_t) * 8 - 1))
+
+PR_NO_TSAN static int is_spin(const struct pr_event *e)
+{
+	return e->kind == PR_K_SPIN;
+}
+
+/* Rules 1, 3-6 only: a spin resumption as a step that touches nothing. */
+PR_NO_TSAN static int dependent_nospin(const struct pr_event *a,
+				       const struct pr_event *b)
+{
+	struct pr_event x, y;
+
+	if (!is_spin(a) && !is_spin(b))
+		return pr_dependent(a, b);
+	x = *a;
+	y = *b;
+	if (is_spin(&x))
+		x.kind = PR_K_YIELD;
+	if (is_spin(&y))
+		y.kind = PR_K_YIELD;
+	return pr_dependent(&x, &y);
+}
+
+/*
+ * Spin-waits, in the analysis (dependence.c's rule 2 is coarser: a spin
+ * resumption depends on every store, and that stays its rule for sleep
+ * sets).  The runtime re-enables a spinning context p at the first store
+ * (any writing step) after p last came back from a spin (pr_spin,
+ * iter_epoch); the resumption step s itself touches nothing shared -- it
+ * takes p from its cpu_relax to the yield point where it re-reads what it
+ * waits for, which is an ordinary access with its own dependences.  So
+ * here s depends only on w, the first writing step after p's previous
+ * resumption P (or after the start), and P on w: with the edges P -> w ->
+ * s, every reordering of the execution that keeps them keeps every
+ * resumption enabled where it runs, and moving s among the other steps
+ * between w and p's next step only moves a stutter (the same state
+ * follows).  The race (w, s) is not reversed: w enabled s.  Without a
+ * writing step between P and s (a first pass counted as stale), s keeps
+ * rule 2.  Returns 1 if dependent, 2 if dependent but not to be reversed.
+ */
+PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
+				   size_t i)
+{
+	const struct pr_event *ej = &d->tree.node[j].ev;
+	const struct pr_event *ei = &d->tree.node[i].ev;
+
+	if (is_spin(ei)) {
+		size_t w = d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
+
+		if (w >= i)
+			return pr_dependent(ej, ei);
+		if (j == w)
+			return 2;
+	}
+	if (is_spin(ej) && (ei->flags & PR_EV_WROTE) && d->nextw[j + 1] == i)
+		return 1;
+	return dependent_nospin(ej, ei);
+}
+
 PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
@@ -292,6 +355,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc, *ns;
+		size_t *nw, *np;
 
 		while (c < n)
 			c *= 2;
@@ -301,9 +365,29 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		ns = realloc(d->seq, c * sizeof(*ns));
 		if (ns)
 			d->seq = ns;
-		if (!nc || !ns)
+		nw = realloc(d->nextw, (c + 1) * sizeof(*nw));
+		if (nw)
+			d->nextw = nw;
+		np = realloc(d->pspin, c * sizeof(*np));
+		if (np)
+			d->pspin = np;
+		if (!nc || !ns || !nw || !np)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
+	}
+	d->nextw[n] = n;
+	for (size_t k = n; k-- > 0;)
+		d->nextw[k] = (t->node[k].ev.flags & PR_EV_WROTE) ? k
+							       : d->nextw[k + 1];
+	for (int q = 0; q < PR_MAX_PROCS; q++)
+		last[q] = SIZE_MAX;
+	for (size_t k = 0; k < n; k++) {
+		int pk = t->node[k].ev.proc;
+
+		if (!is_spin(&t->node[k].ev))
+			continue;
+		d->pspin[k] = last[pk];
+		last[pk] = k;
 	}
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = SIZE_MAX;
@@ -336,10 +420,10 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		for (size_t j = i; uncovered && j-- > 0;) {
 			const struct pr_event *ej = &t->node[j].ev;
 			const uint32_t *cj = CLK(d, j);
-			int pj = ej->proc;
+			int pj = ej->proc, dep;
 
 			if (pj != pi && !covered(ci, d, j, pj) &&
-			    pr_dependent(ej, ei)) {
+			    (dep = dependent_at(d, j, i)) != 0) {
 				if (nraces == d->capraces) {
 					size_t c = d->capraces ? 2 * d->capraces : 64;
 					size_t *nr = realloc(d->races, c * sizeof(*nr));
@@ -349,7 +433,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 					d->races = nr;
 					d->capraces = c;
 				}
-				d->races[nraces++] = j;
+				d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0);
 				for (int q = 0; q < PR_MAX_PROCS; q++)
 					if (cj[q] > ci[q]) {
 						uncovered -= cnt[q] > ci[q] &&
@@ -365,7 +449,9 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		ci[pi] = d->seq[i];
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
-			if (d->bounded)
+			if (d->races[r] & PR_NOREV)
+				continue;
+			else if (d->bounded)
 				reverse_bounded(d, d->races[r], i);
 			else
 				reverse(d, d->races[r], i);
@@ -421,6 +507,8 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->clk);
 	free(d->seq);
 	free(d->races);
+	free(d->nextw);
+	free(d->pspin);
 	free(d);
 }
 
