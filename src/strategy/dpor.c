@@ -35,20 +35,29 @@
  * steps dependent (reversing a race may need a preemption the path can no
  * longer afford, while an equivalent execution that switches at the start
  * of the racing step's scheduling block would not).  So, bounded:
- *  - a race adds the racing process itself where it is enabled, else every
- *    enabled process (the persistent-set rule of Flanagan & Godefroid,
- *    which needs no sleep sets), at the state before e and, as
- *    conservative points, at the start of every scheduling block before
- *    e.  Coons et al. add only the start of e's own block; on our
- *    generated programs that missed final states bounded dfs reached
- *    (tests/strategy_dpor), so this is the safer superset;
+ *  - a race e_j < e_i adds, at node j, e_i's process if it is an enabled
+ *    initial of v = notdep(e_j).e_i, else the enabled initials, else
+ *    every enabled process (Flanagan & Godefroid's persistent-set rule);
+ *  - and the same at one conservative point: k, the last node at or
+ *    before j where the scheduler switched (its choice is not the context
+ *    that could go on; loom and dejafu place theirs alike), where running
+ *    e_i and what it needs first costs no preemption more than the switch
+ *    made there -- unless one of those steps happens after e_k, when no
+ *    execution of the reversed class switches at k (movable());
+ *  - sleep sets, with the preemptions of the reordered execution worked
+ *    out (dpor_sleep_cost): a sleeper whose move to the front may cost a
+ *    preemption more sleeps only partly, or not at all;
  *  - interrupts are explored before their context's first step and at
  *    every free switch too (tree.c);
- *  - no sleep sets: a sleeping step's equivalent execution may have been
- *    cut by the bound where it was explored;
  *  - a choice beyond the bound is never taken (tree.c, pr_tree_allowed).
- * tests/strategy_dpor checks on generated programs that bounded dpor
- * reaches every final state dfs with the same bound reaches.
+ * tests/strategy_dpor checks on generated programs (with and without wait
+ * loops) that bounded dpor reaches every final state dfs with the same
+ * bound reaches; each refinement above was kept only once it passed there
+ * (variants that failed there: the block start taken where the process
+ * changes -- a delivery and its handler then look like two blocks --,
+ * e_i's process added where its step is not the one leading to e_i (a
+ * handler's), plain sleep sets, a conservative point only where the
+ * switch at j was over budget).
  *
  * Not done: wakeup trees (optimal DPOR), which would remove the blocked
  * executions.
@@ -72,6 +81,7 @@ struct dpor_strategy {
 	size_t *nextw;		/* nextw[k]: the first writing step >= k */
 	size_t *pspin;		/* pspin[i]: the spin resumption of i's
 				 * process before i, or SIZE_MAX */
+	size_t *bstart;		/* bounded: the last switch at or before k */
 	int bounded;		/* BPOR: see the header comment */
 };
 
@@ -254,18 +264,41 @@ PR_NO_TSAN static void backtrack_bounded(struct pr_tnode *nk, pr_procset ini,
  * not the context that could go on), where running v first costs no
  * preemption more than the switch the execution made there.
  */
-PR_NO_TSAN static void reverse_bounded(struct dpor_strategy *d, size_t j, size_t i)
+PR_NO_TSAN static void reverse_bounded(struct dpor_strategy *d, size_t j, size_t i,
+				       int cons)
 {
 	struct pr_tree *t = &d->tree;
 	int p = t->node[i].ev.proc;
 	pr_procset ini = initials_of(d, j, i);
-	size_t k = j;
+	size_t k = d->bstart[j];
 
 	backtrack_bounded(&t->node[j], ini, p);
-	while (k > 0 && t->node[k].chosen == t->node[k].cur)
-		k--;
-	if (k != j)
+	if (k != j && cons)
 		backtrack_bounded(&t->node[k], ini, p);
+}
+
+/*
+ * Can v = notdep(e_j).e_i run before e_k, k = bstart[j] < j: does no
+ * step of v happen after e_k?  @ci: e_i's clock before the race with e_j
+ * joined it.
+ */
+PR_NO_TSAN static int movable(const struct dpor_strategy *d, size_t j, size_t i,
+			      const uint32_t *ci)
+{
+	const struct pr_tree *t = &d->tree;
+	size_t k = d->bstart[j];
+	int pj = t->node[j].ev.proc, pk = t->node[k].ev.proc;
+
+	if (covered(ci, d, k, pk))
+		return 0;
+	for (size_t x = j + 1; x < i; x++) {
+		const uint32_t *cx = CLK(d, x);
+
+		if (covered(ci, d, x, t->node[x].ev.proc) &&
+		    !covered(cx, d, j, pj) && covered(cx, d, k, pk))
+			return 0;
+	}
+	return 1;
 }
 
 /*
@@ -287,6 +320,8 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 }
 
 #define PR_NOREV	((size_t)1 << (sizeof(size_t) * 8 - 1))
+#define PR_NOCONS	((size_t)1 << (sizeof(size_t) * 8 - 2))
+#define PR_RACE_J	(PR_NOCONS - 1)
 
 PR_NO_TSAN static int is_spin(const struct pr_event *e)
 {
@@ -355,7 +390,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc, *ns;
-		size_t *nw, *np;
+		size_t *nw, *np, *nb;
 
 		while (c < n)
 			c *= 2;
@@ -371,10 +406,16 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		np = realloc(d->pspin, c * sizeof(*np));
 		if (np)
 			d->pspin = np;
-		if (!nc || !ns || !nw || !np)
+		nb = realloc(d->bstart, c * sizeof(*nb));
+		if (nb)
+			d->bstart = nb;
+		if (!nc || !ns || !nw || !np || !nb)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
 	}
+	for (size_t k = 0; k < n; k++)
+		d->bstart[k] = k == 0 || t->node[k].chosen != t->node[k].cur ?
+			       k : d->bstart[k - 1];
 	d->nextw[n] = n;
 	for (size_t k = n; k-- > 0;)
 		d->nextw[k] = (t->node[k].ev.flags & PR_EV_WROTE) ? k
@@ -433,7 +474,9 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 					d->races = nr;
 					d->capraces = c;
 				}
-				d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0);
+				d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
+					(d->bounded && d->bstart[j] != j &&
+					 !movable(d, j, i, ci) ? PR_NOCONS : 0);
 				for (int q = 0; q < PR_MAX_PROCS; q++)
 					if (cj[q] > ci[q]) {
 						uncovered -= cnt[q] > ci[q] &&
@@ -452,9 +495,10 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 			if (d->races[r] & PR_NOREV)
 				continue;
 			else if (d->bounded)
-				reverse_bounded(d, d->races[r], i);
+				reverse_bounded(d, d->races[r] & PR_RACE_J, i,
+						!(d->races[r] & PR_NOCONS));
 			else
-				reverse(d, d->races[r], i);
+				reverse(d, d->races[r] & PR_RACE_J, i);
 	}
 }
 
@@ -509,6 +553,7 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->races);
 	free(d->nextw);
 	free(d->pspin);
+	free(d->bstart);
 	free(d);
 }
 
