@@ -82,6 +82,7 @@ struct dpor_strategy {
 	size_t *pspin;		/* pspin[i]: the spin resumption of i's
 				 * process before i, or SIZE_MAX */
 	size_t *bstart;		/* bounded: the last switch at or before k */
+	size_t *prevsame;	/* the step of the same process before k */
 	int bounded;		/* BPOR: see the header comment */
 };
 
@@ -386,11 +387,12 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], n = t->n;
 	uint32_t count[PR_MAX_PROCS] = { 0 };
+	pr_procset present = 0;
 
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc, *ns;
-		size_t *nw, *np, *nb;
+		size_t *nw, *np, *nb, *nq;
 
 		while (c < n)
 			c *= 2;
@@ -409,7 +411,10 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		nb = realloc(d->bstart, c * sizeof(*nb));
 		if (nb)
 			d->bstart = nb;
-		if (!nc || !ns || !nw || !np || !nb)
+		nq = realloc(d->prevsame, c * sizeof(*nq));
+		if (nq)
+			d->prevsame = nq;
+		if (!nc || !ns || !nw || !np || !nb || !nq)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
 	}
@@ -433,17 +438,26 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = SIZE_MAX;
 	/* The replayed prefix's steps and clocks are the last execution's. */
-	for (size_t i = 0; i < t->fresh && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		int pi = t->node[i].ev.proc;
 
-		count[pi]++;
+		d->prevsame[i] = last[pi];
 		last[pi] = i;
+		if (i >= t->fresh)
+			continue;
+		count[pi]++;
+		present |= PR_PROC_BIT(pi);
 	}
+	for (int q = 0; q < PR_MAX_PROCS; q++)
+		last[q] = SIZE_MAX;
+	for (size_t i = 0; i < t->fresh && i < n; i++)
+		last[t->node[i].ev.proc] = i;
 	for (size_t i = t->fresh; i < n; i++) {
 		const struct pr_event *ei = &t->node[i].ev;
 		uint32_t *ci = CLK(d, i);
-		uint32_t cnt[PR_MAX_PROCS];
-		int pi = ei->proc, uncovered = 0;
+		size_t cand[PR_MAX_PROCS];
+		pr_procset todo = 0;
+		int pi = ei->proc;
 		size_t nraces = 0;
 
 		if (last[pi] != SIZE_MAX)
@@ -451,43 +465,62 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		else
 			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
 		/*
-		 * cnt[q]: q's steps in [0, j]; uncovered: the processes with
-		 * steps there not yet known to happen before e_i.  None left:
-		 * nothing earlier can race with e_i.
+		 * Walk back over the steps not yet known to happen before e_i,
+		 * latest first: cand[q] is q's latest unvisited step, todo the
+		 * processes that may still have such steps.  Once q's
+		 * candidate is ordered before e_i, so are all its earlier ones.
 		 */
-		memcpy(cnt, count, sizeof(cnt));
-		for (int q = 0; q < PR_MAX_PROCS; q++)
-			uncovered += cnt[q] > ci[q];
-		for (size_t j = i; uncovered && j-- > 0;) {
-			const struct pr_event *ej = &t->node[j].ev;
-			const uint32_t *cj = CLK(d, j);
-			int pj = ej->proc, dep;
+		for (pr_procset m = present; m; m &= m - 1) {
+			int q = __builtin_ctzll(m);
 
-			if (pj != pi && !covered(ci, d, j, pj) &&
-			    (dep = dependent_at(d, j, i)) != 0) {
-				if (nraces == d->capraces) {
-					size_t c = d->capraces ? 2 * d->capraces : 64;
-					size_t *nr = realloc(d->races, c * sizeof(*nr));
-
-					if (!nr)
-						abort();	/* unsound otherwise */
-					d->races = nr;
-					d->capraces = c;
-				}
-				d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
-					(d->bounded && d->bstart[j] != j &&
-					 !movable(d, j, i, ci) ? PR_NOCONS : 0);
-				for (int q = 0; q < PR_MAX_PROCS; q++)
-					if (cj[q] > ci[q]) {
-						uncovered -= cnt[q] > ci[q] &&
-							     cnt[q] <= cj[q];
-						ci[q] = cj[q];
-					}
+			if (count[q] > ci[q]) {
+				todo |= PR_PROC_BIT(q);
+				cand[q] = last[q];
 			}
-			/* e_j is behind us now. */
-			if (cnt[pj]-- > ci[pj] && cnt[pj] <= ci[pj])
-				uncovered--;
 		}
+		while (todo) {
+			const uint32_t *cj;
+			size_t j = 0;
+			int pj = -1, dep;
+
+			for (pr_procset m = todo; m; m &= m - 1) {
+				int q = __builtin_ctzll(m);
+
+				if (pj < 0 || cand[q] > j) {
+					j = cand[q];
+					pj = q;
+				}
+			}
+			if (covered(ci, d, j, pj)) {
+				todo &= ~PR_PROC_BIT(pj);
+				continue;
+			}
+			cand[pj] = d->prevsame[j];
+			if (cand[pj] == SIZE_MAX)
+				todo &= ~PR_PROC_BIT(pj);
+			cj = CLK(d, j);
+			if (pj == pi || (dep = dependent_at(d, j, i)) == 0)
+				continue;
+			if (nraces == d->capraces) {
+				size_t c = d->capraces ? 2 * d->capraces : 64;
+				size_t *nr = realloc(d->races, c * sizeof(*nr));
+
+				if (!nr)
+					abort();	/* unsound otherwise */
+				d->races = nr;
+				d->capraces = c;
+			}
+			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
+				(d->bounded && d->bstart[j] != j &&
+				 !movable(d, j, i, ci) ? PR_NOCONS : 0);
+			for (pr_procset m = present; m; m &= m - 1) {
+				int q = __builtin_ctzll(m);
+
+				if (cj[q] > ci[q])
+					ci[q] = cj[q];
+			}
+		}
+		present |= PR_PROC_BIT(pi);
 		d->seq[i] = ++count[pi];
 		ci[pi] = d->seq[i];
 		last[pi] = i;
@@ -554,6 +587,7 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->nextw);
 	free(d->pspin);
 	free(d->bstart);
+	free(d->prevsame);
 	free(d);
 }
 

@@ -107,10 +107,14 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	pr_procset s = 0;
 	int ctx = p < PR_MAX_CTX ? p : t->target[p];
 
-	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
-		if ((nd->enabled & ~t->memprocs & (PR_PROC_BIT(q))) &&
-		    t->target[q] == ctx)
+	/* The enabled injections only: contexts are the bits below. */
+	for (pr_procset m = nd->enabled & ~t->memprocs &
+			    ~(PR_PROC_BIT(PR_MAX_CTX) - 1); m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
+
+		if (t->target[q] == ctx)
 			s |= PR_PROC_BIT(q);
+	}
 	return s;
 }
 
