@@ -30,7 +30,7 @@
  *
  * With a preemption bound K (--preemption-bound), dpor becomes bounded
  * partial-order reduction (BPOR: Coons, Musuvathi & McKinley, "Bounded
- * partial-order reduction", OOPSLA 2013).  Pruning DPOR's backtrack sets
+ * partial-order reduction", OOPSLA 2013; bpor.c).  Pruning DPOR's backtrack sets
  * by the bound alone is unsound: the bound makes otherwise independent
  * steps dependent (reversing a race may need a preemption the path can no
  * longer afford, while an equivalent execution that switches at the start
@@ -62,41 +62,12 @@
  * Not done: wakeup trees (optimal DPOR), which would remove the blocked
  * executions.
  */
-#include "strategy/tree.h"
+#include "strategy/dpor.h"
 #include "runtime/tsan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct dpor_strategy {
-	struct pr_strategy base;
-	struct pr_tree tree;
-	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
-				 * happen before or are event i */
-	uint32_t *seq;		/* seq[i]: event i is its process's seq[i]-th */
-	size_t capclk;
-	size_t *races;		/* the current step's, during analysis */
-	size_t capraces;
-	size_t *nextw;		/* nextw[k]: the first writing step >= k */
-	size_t *pspin;		/* pspin[i]: the spin resumption of i's
-				 * process before i, or SIZE_MAX */
-	size_t *bstart;		/* bounded: the last switch at or before k */
-	size_t *prevsame;	/* the step of the same process before k */
-	int bounded;		/* BPOR: see the header comment */
-};
-
-#define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
-
-/* The sleeping steps of node d's parent that are independent of its step. */
-static struct dpor_strategy *dpor_of(struct pr_tree *t)
-{
-	return (struct dpor_strategy *)((char *)t -
-					offsetof(struct dpor_strategy, tree));
-}
-
-PR_NO_TSAN static int dpor_sleep_cost(const struct pr_tree *t,
-				      const struct pr_tnode *nd, int old);
 
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
@@ -156,61 +127,11 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 }
 
 /*
- * Sleep sets under a preemption bound.  Node s explored p, and now takes
- * w1: p sleeps in w1's subtree until a step dependent with p's.  The
- * usual argument -- an execution s.w.p.v there (w independent of p) is
- * equivalent to s.p.w.v, which p's subtree covered -- needs s.p.w.v
- * within the bound too, and moving p's step forward changes the count.
- * With cur(x) the context that may go on at node x (PR_NO_PROC: none;
- * choosing y at x preempts iff cur(x) is set and y differs), m = s.w,
- * and c' = cur(m.p) the context p's step leaves able to go on, the
- * preemptions of s.p.w.v minus those of s.w.p.v are
- *
- *   [cur(s)] ([p != cur(s)] - [w1 != cur(s)])     (the choice at s)
- * + [c'] ([w1 != c'] - [v1 != c'])                (after p's step)
- * + [cur(m)] ([v1 != cur(m)] - [p != cur(m)])     (after w)
- *
- * (the steps inside w and v see the same states and the same cur in
- * both orders, since p's step commutes with w's).  p != cur(m) and
- * w1 != c' (a step of c' after p's would be dependent: c' is p, or the
- * context p's delivery interrupts), so the last two lines are at most
- * [c' set and v1 = c'].  Call the first line the sleeper's cost change:
- *  - -1 (p was cur(s), w1 preempted it): the difference is <= 0 for
- *    every v, so p sleeps as usual;
- *  - 0: <= 0 unless the step after p is c' going on: p may run in w1's
- *    subtree only as the start of a block, and the node after it may
- *    only let c' go on (psleep and cont);
- *  - +1 (p preempted cur(s), w1 let it go on): no sleeper.
- * Every execution a sleeper cuts off is so equivalent to one within the
- * bound that starts with p at s, and p's subtree covered every such one
- * (the same induction over the order of exploration as for plain sleep
- * sets).  Without a bound every sleeper is plain (-1).
- */
-PR_NO_TSAN static int dpor_sleep_cost(const struct pr_tree *t,
-				      const struct pr_tnode *nd, int old)
-{
-	int c;
-
-	if (!dpor_of((struct pr_tree *)t)->bounded)
-		return -1;
-	if (nd->cur == PR_NO_PROC)
-		return 0;
-	c = (old != nd->cur) - (nd->chosen != nd->cur);
-	return c > 0 ? INT8_MAX : c;
-}
-
-PR_NO_TSAN static int covered(const uint32_t *c, const struct dpor_strategy *d,
-			      size_t j, int pj)
-{
-	return d->seq[j] <= c[pj];
-}
-
-/*
  * The initials of v = notdep(e_j).e_i: the processes whose first step in
  * v has no earlier step of v happening before it -- those that can start
  * the reversed race.
  */
-PR_NO_TSAN static pr_procset initials_of(const struct dpor_strategy *d,
+PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
 					 size_t j, size_t i)
 {
 	const struct pr_tree *t = &d->tree;
@@ -240,69 +161,6 @@ PR_NO_TSAN static pr_procset initials_of(const struct dpor_strategy *d,
 }
 
 /*
- * BPOR at node @nk: e_i's process @p if it is an enabled initial, else
- * every enabled initial, else every enabled process (the persistent-set
- * rule of Flanagan & Godefroid).  Not just p where p is enabled: when
- * e_i is a handler's step, p's step at nk is the interrupted code's, and
- * only the delivery (an initial) leads to e_i.
- */
-PR_NO_TSAN static void backtrack_bounded(struct pr_tnode *nk, pr_procset ini,
-					 int p)
-{
-	pr_procset cand = ini & nk->enabled;
-
-	if (cand & PR_PROC_BIT(p))
-		nk->backtrack |= PR_PROC_BIT(p);
-	else if (cand)
-		nk->backtrack |= cand;
-	else
-		nk->backtrack |= nk->enabled;
-}
-
-/*
- * BPOR's race e_j < e_i: at node j, and at the conservative point: the
- * last node at or before j where the scheduler switched (its choice is
- * not the context that could go on), where running v first costs no
- * preemption more than the switch the execution made there.
- */
-PR_NO_TSAN static void reverse_bounded(struct dpor_strategy *d, size_t j, size_t i,
-				       int cons)
-{
-	struct pr_tree *t = &d->tree;
-	int p = t->node[i].ev.proc;
-	pr_procset ini = initials_of(d, j, i);
-	size_t k = d->bstart[j];
-
-	backtrack_bounded(&t->node[j], ini, p);
-	if (k != j && cons)
-		backtrack_bounded(&t->node[k], ini, p);
-}
-
-/*
- * Can v = notdep(e_j).e_i run before e_k, k = bstart[j] < j: does no
- * step of v happen after e_k?  @ci: e_i's clock before the race with e_j
- * joined it.
- */
-PR_NO_TSAN static int movable(const struct dpor_strategy *d, size_t j, size_t i,
-			      const uint32_t *ci)
-{
-	const struct pr_tree *t = &d->tree;
-	size_t k = d->bstart[j];
-	int pj = t->node[j].ev.proc, pk = t->node[k].ev.proc;
-
-	if (covered(ci, d, k, pk))
-		return 0;
-	for (size_t x = j + 1; x < i; x++) {
-		const uint32_t *cx = CLK(d, x);
-
-		if (covered(ci, d, x, t->node[x].ev.proc) &&
-		    !covered(cx, d, j, pj) && covered(cx, d, k, pk))
-			return 0;
-	}
-	return 1;
-}
-
-/*
  * The race e_j < e_i: add to node j's backtrack set a process that can
  * start notdep(e_j).e_i, unless one is there already.
  */
@@ -310,7 +168,7 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 {
 	struct pr_tree *t = &d->tree;
 	struct pr_tnode *nj = &t->node[j];
-	pr_procset cand = initials_of(d, j, i) & nj->enabled;
+	pr_procset cand = dpor_initials(d, j, i) & nj->enabled;
 
 	if (!cand || (cand & nj->backtrack))
 		return;
@@ -512,7 +370,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 			}
 			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
 				(d->bounded && d->bstart[j] != j &&
-				 !movable(d, j, i, ci) ? PR_NOCONS : 0);
+				 !dpor_movable(d, j, i, ci) ? PR_NOCONS : 0);
 			for (pr_procset m = present; m; m &= m - 1) {
 				int q = __builtin_ctzll(m);
 
@@ -528,7 +386,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 			if (d->races[r] & PR_NOREV)
 				continue;
 			else if (d->bounded)
-				reverse_bounded(d, d->races[r] & PR_RACE_J, i,
+				dpor_reverse_bounded(d, d->races[r] & PR_RACE_J, i,
 						!(d->races[r] & PR_NOCONS));
 			else
 				reverse(d, d->races[r] & PR_RACE_J, i);
