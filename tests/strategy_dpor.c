@@ -98,7 +98,7 @@ static void test_rules(void)
 #define MAXOP	4
 #define NVAR	3
 
-enum { OP_LOAD, OP_STORE, OP_ADD, OP_STORE_REG };
+enum { OP_LOAD, OP_STORE, OP_ADD, OP_STORE_REG, OP_WAIT };
 
 struct op { int kind, var, val; };
 
@@ -156,6 +156,14 @@ static void gen_body(void *arg)
 		case OP_STORE_REG:
 			PR_YIELD_POINT_SZ(PR_K_STORE, "x", v, sizeof(*v));
 			*v = (i ? g.reg[t][i - 1] : 0) + 1;
+			break;
+		case OP_WAIT:	/* a wait loop: until x != 0 */
+			for (;;) {
+				PR_YIELD_POINT_SZ(PR_K_LOAD, "x", v, sizeof(*v));
+				if ((g.reg[t][i] = *v) != 0)
+					break;
+				PR_SPIN(v, "x");
+			}
 			break;
 		}
 	}
@@ -433,7 +441,7 @@ static int bounded_agrees(int k, uint64_t *pruns, uint64_t *druns)
 				for (int t = 0; t < g.nt; t++)
 					for (int o = 0; o < g.nops[t]; o++)
 						diag("  cpu%d op%d: %s x%d %d", t, o,
-						     (const char *[]){ "load", "store", "add", "store-reg" }[g.op[t][o].kind],
+						     (const char *[]){ "load", "store", "add", "store-reg", "wait" }[g.op[t][o].kind],
 						     g.op[t][o].var, g.op[t][o].val);
 			if (getenv("PR_DUMP") && g.irq)
 				diag("  irq on cpu0: x%d += 10", g.irqvar);
@@ -489,6 +497,73 @@ static void test_generated(int nprogs)
 	ok(exact == nprogs, "generated: dpor's complete executions = Mazurkiewicz traces by brute force (%d/%d)",
 	   exact, nprogs);
 	ok(bagree == nprogs, "generated: dpor with bound 0-3 reaches every final state dfs with the same bound reaches, in no more runs (%d/%d; %llu runs vs %llu)",
+	   bagree, nprogs, (unsigned long long)bpruns,
+	   (unsigned long long)bdruns);
+}
+
+/*
+ * Generated programs with wait loops: some operations of contexts 1.. wait
+ * until a variable context 0 writes is nonzero (every write leaves it
+ * nonzero, and context 0 never waits, so every run ends).  Spinning
+ * makes switches free and re-enables spinners on stores (dependence rule
+ * 2), which the bounded search's preemption count and sleep sets must
+ * get right: dpor, unbounded and with bounds 0-3, reaches every final
+ * state dfs with the same bound reaches.
+ */
+static void test_waits(int nprogs)
+{
+	int agree = 0, bagree = 0, waits = 0, big = 0;
+	uint64_t bpruns = 0, bdruns = 0, saved = rng_state;
+
+	rng_state = 4242;
+	for (int k = 0; k < nprogs; k++) {
+		struct stateset dfs_states;
+		struct result rd, rp;
+		int writes0[NVAR] = { 0 }, same = 1;
+
+		do	/* small enough for full dfs */
+			generate();
+		while (g.nt > 3 || g.nops[0] + g.nops[1] + g.nops[2] > 6);
+		for (int i = 0; i < g.nops[0]; i++)
+			writes0[g.op[0][i].var] |= g.op[0][i].kind != OP_LOAD;
+		for (int t = 1; t < g.nt; t++)
+			for (int i = 0; i < g.nops[t]; i++) {
+				struct op *o = &g.op[t][i];
+
+				if (rnd(2) != 0)
+					continue;
+				for (int v = 0; v < NVAR; v++)
+					if (writes0[(o->var + v) % NVAR]) {
+						o->var = (o->var + v) % NVAR;
+						o->kind = OP_WAIT;
+						waits++;
+						break;
+					}
+			}
+		seen.n = 0;
+		rd = search(&gen_prog, "dfs", -1, 300000, NULL);
+		dfs_states = seen;
+		seen.n = 0;
+		rp = search(&gen_prog, "dpor", -1, 2000000, NULL);
+		for (int i = 0; i < dfs_states.n; i++)
+			same &= set_has(&seen, dfs_states.h[i]);
+		if (!rd.complete) {
+			big++;		/* full dfs too long: bounds only */
+		} else if (!rp.complete || !same) {
+			diag("wait program %d: dfs %d states in %llu runs, dpor %d in %llu%s",
+			     k, dfs_states.n, (unsigned long long)rd.runs, seen.n,
+			     (unsigned long long)rp.runs, same ? "" : ", missed a state");
+		} else {
+			agree++;
+		}
+		bagree += bounded_agrees(k, &bpruns, &bdruns);
+	}
+	rng_state = saved;
+	ok(agree == nprogs - big && big <= nprogs / 10 && waits > nprogs / 2,
+	   "wait loops: dpor reaches every final state full dfs reaches (%d/%d programs, %d waits; %d too long for full dfs)",
+	   agree, nprogs - big, waits, big);
+	ok(bagree == nprogs,
+	   "wait loops: dpor with bound 0-3 reaches every final state dfs with the same bound reaches, in no more runs (%d/%d; %llu runs vs %llu)",
 	   bagree, nprogs, (unsigned long long)bpruns,
 	   (unsigned long long)bdruns);
 }
@@ -589,9 +664,10 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 4 + 2 + 9 + 5);
+	plan(14 + 4 + 2 + 2 + 9 + 5);
 	test_rules();
 	test_generated(nprogs);
+	test_waits(nprogs / 2);
 	test_one_class();
 	test_classics();
 	test_bounds();

@@ -30,122 +30,134 @@
  *
  * With a preemption bound K (--preemption-bound), dpor becomes bounded
  * partial-order reduction (BPOR: Coons, Musuvathi & McKinley, "Bounded
- * partial-order reduction", OOPSLA 2013).  Pruning DPOR's backtrack sets
+ * partial-order reduction", OOPSLA 2013; bpor.c).  Pruning DPOR's backtrack sets
  * by the bound alone is unsound: the bound makes otherwise independent
  * steps dependent (reversing a race may need a preemption the path can no
  * longer afford, while an equivalent execution that switches at the start
  * of the racing step's scheduling block would not).  So, bounded:
- *  - a race adds the racing process itself where it is enabled, else every
- *    enabled process (the persistent-set rule of Flanagan & Godefroid,
- *    which needs no sleep sets), at the state before e and, as
- *    conservative points, at the start of every scheduling block before
- *    e.  Coons et al. add only the start of e's own block; on our
- *    generated programs that missed final states bounded dfs reached
- *    (tests/strategy_dpor), so this is the safer superset;
+ *  - a race e_j < e_i adds, at node j, e_i's process if it is an enabled
+ *    initial of v = notdep(e_j).e_i, else the enabled initials, else
+ *    every enabled process (Flanagan & Godefroid's persistent-set rule);
+ *  - and the same at one conservative point: k, the last node at or
+ *    before j where the scheduler switched (its choice is not the context
+ *    that could go on; loom and dejafu place theirs alike), where running
+ *    e_i and what it needs first costs no preemption more than the switch
+ *    made there -- unless one of those steps happens after e_k, when no
+ *    execution of the reversed class switches at k (movable());
+ *  - sleep sets, with the preemptions of the reordered execution worked
+ *    out (dpor_sleep_cost): a sleeper whose move to the front may cost a
+ *    preemption more sleeps only partly, or not at all;
  *  - interrupts are explored before their context's first step and at
  *    every free switch too (tree.c);
- *  - no sleep sets: a sleeping step's equivalent execution may have been
- *    cut by the bound where it was explored;
  *  - a choice beyond the bound is never taken (tree.c, pr_tree_allowed).
- * tests/strategy_dpor checks on generated programs that bounded dpor
- * reaches every final state dfs with the same bound reaches.
+ * tests/strategy_dpor checks on generated programs (with and without wait
+ * loops) that bounded dpor reaches every final state dfs with the same
+ * bound reaches; each refinement above was kept only once it passed there
+ * (variants that failed there: the block start taken where the process
+ * changes -- a delivery and its handler then look like two blocks --,
+ * e_i's process added where its step is not the one leading to e_i (a
+ * handler's), plain sleep sets, a conservative point only where the
+ * switch at j was over budget).
  *
  * Not done: wakeup trees (optimal DPOR), which would remove the blocked
  * executions.
  */
-#include "strategy/tree.h"
+#include "strategy/dpor.h"
 #include "runtime/tsan.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct dpor_strategy {
-	struct pr_strategy base;
-	struct pr_tree tree;
-	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
-				 * happen before or are event i */
-	uint32_t *seq;		/* seq[i]: event i is its process's seq[i]-th */
-	size_t capclk;
-	size_t *races;		/* the current step's, during analysis */
-	size_t capraces;
-	int bounded;		/* BPOR: see the header comment */
-};
-
-#define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
-
-/* The sleeping steps of node d's parent that are independent of its step. */
-static struct dpor_strategy *dpor_of(struct pr_tree *t)
-{
-	return (struct dpor_strategy *)((char *)t -
-					offsetof(struct dpor_strategy, tree));
-}
 
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d], *up;
 	struct pr_event *out;
 	pr_procset awake;
+	int bounded = dpor_of(t)->bounded, p;
 
-	if (dpor_of(t)->bounded) {
-		/* The running context first: it costs no preemption. */
-		if (nd->cur != PR_NO_PROC && (nd->enabled & (PR_PROC_BIT(nd->cur))))
-			return nd->cur;
-		return pr_proc_lowest(nd->enabled);
-	}
 	if (d > 0) {
 		up = &t->node[d - 1];
 		out = pr_tree_sleepers_reserve(t, up->sleep_n);
 		nd = &t->node[d];
 		up = &t->node[d - 1];
 		for (uint32_t i = 0; out && i < up->sleep_n; i++) {
-			const struct pr_event *s = &t->sleepers[up->sleep_off + i];
+			size_t k = up->sleep_off + i;
+			const struct pr_event *s = &t->sleepers[k];
+			int8_t c = t->sleepcost[k];
 
 			if (s->proc == up->chosen || pr_dependent(s, &up->ev))
 				continue;
+			/* Bounded: woken when it becomes the one to go on. */
+			if (bounded && s->proc == nd->cur)
+				continue;
+			t->sleepcost[t->nsleepers] = c;
 			t->sleepers[t->nsleepers++] = *s;
 			nd->sleep_n++;
-			nd->sleep |= PR_PROC_BIT(s->proc);
+			if (c < 0)
+				nd->sleep |= PR_PROC_BIT(s->proc);
+			else
+				nd->psleep |= PR_PROC_BIT(s->proc);
+		}
+		/*
+		 * The parent took a process that slept here as a block only:
+		 * anything but letting it go on is redundant (sleep_cost).
+		 */
+		if (up->cont) {
+			if (nd->cur != PR_NO_PROC)
+				nd->sleep |= nd->enabled & ~PR_PROC_BIT(nd->cur);
+			else
+				nd->sleep |= nd->enabled;
 		}
 	}
+	nd->psleep &= ~nd->sleep;
 	awake = nd->enabled & ~nd->sleep;
+	if (bounded)
+		awake &= pr_tree_allowed(t, nd);
 	if (!awake)
 		return PR_NO_PROC;
 	if (nd->cur != PR_NO_PROC && (awake & (PR_PROC_BIT(nd->cur))))
-		return nd->cur;
-	return pr_proc_lowest(awake);
-}
-
-PR_NO_TSAN static int covered(const uint32_t *c, const struct dpor_strategy *d,
-			      size_t j, int pj)
-{
-	return d->seq[j] <= c[pj];
-}
-
-/* BPOR: process @p at node @k, or every enabled one if @p is not. */
-PR_NO_TSAN static void backtrack_persistent(struct pr_tnode *nk, int p)
-{
-	if (nk->enabled & (PR_PROC_BIT(p)))
-		nk->backtrack |= PR_PROC_BIT(p);
+		p = nd->cur;
+	else if (awake & ~nd->psleep)
+		p = pr_proc_lowest(awake & ~nd->psleep);
 	else
-		nk->backtrack |= nk->enabled;
+		p = pr_proc_lowest(awake);
+	nd->cont = (nd->psleep & PR_PROC_BIT(p)) != 0;
+	return p;
 }
 
 /*
- * BPOR's race e_j < e_i: e_i's process at node j and at the start of
- * every scheduling block before it (a node whose step is another
- * process's than its parent's), where switching may cost fewer
- * preemptions than at j.
+ * The initials of v = notdep(e_j).e_i: the processes whose first step in
+ * v has no earlier step of v happening before it -- those that can start
+ * the reversed race.
  */
-PR_NO_TSAN static void reverse_bounded(struct pr_tree *t, size_t j, size_t i)
+PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
+					 size_t j, size_t i)
 {
-	int p = t->node[i].ev.proc;
-	size_t k = j;
+	const struct pr_tree *t = &d->tree;
+	uint32_t firstv[PR_MAX_PROCS];
+	int inv[PR_MAX_PROCS], ninv = 0;
+	pr_procset initials = 0, seen = 0;
+	int pj = t->node[j].ev.proc;
 
-	backtrack_persistent(&t->node[j], p);
-	for (; k > 0; k--)
-		if (t->node[k - 1].chosen != t->node[k].chosen)
-			backtrack_persistent(&t->node[k], p);
-	backtrack_persistent(&t->node[0], p);
+	for (size_t k = j + 1; k <= i; k++) {
+		const uint32_t *ck = CLK(d, k);
+		int pk = t->node[k].ev.proc, initial = 1;
+
+		if (k < i && covered(ck, d, j, pj))
+			continue;	/* happens after e_j: not in v */
+		if (seen & PR_PROC_BIT(pk))
+			continue;	/* not its first step in v */
+		/* An initial: no earlier step of v happens before it. */
+		for (int q = 0; q < ninv && initial; q++)
+			initial = firstv[inv[q]] > ck[inv[q]];
+		if (initial)
+			initials |= PR_PROC_BIT(pk);
+		seen |= PR_PROC_BIT(pk);
+		inv[ninv++] = pk;
+		firstv[pk] = d->seq[k];
+	}
+	return initials;
 }
 
 /*
@@ -156,29 +168,8 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 {
 	struct pr_tree *t = &d->tree;
 	struct pr_tnode *nj = &t->node[j];
-	uint32_t firstv[PR_MAX_PROCS];
-	int inv[PR_MAX_PROCS], ninv = 0;
-	pr_procset initials = 0, seen = 0, cand;
-	int pj = nj->ev.proc;
+	pr_procset cand = dpor_initials(d, j, i) & nj->enabled;
 
-	for (size_t k = j + 1; k <= i; k++) {
-		const uint32_t *ck = CLK(d, k);
-		int pk = t->node[k].ev.proc, initial = 1;
-
-		if (k < i && covered(ck, d, j, pj))
-			continue;	/* happens after e_j: not in v */
-		/* An initial: no earlier step of v happens before it. */
-		for (int q = 0; q < ninv && initial; q++)
-			initial = firstv[inv[q]] > ck[inv[q]];
-		if (initial)
-			initials |= PR_PROC_BIT(pk);
-		if (!(seen & (PR_PROC_BIT(pk)))) {
-			seen |= PR_PROC_BIT(pk);
-			inv[ninv++] = pk;
-			firstv[pk] = d->seq[k];
-		}
-	}
-	cand = initials & nj->enabled;
 	if (!cand || (cand & nj->backtrack))
 		return;
 	if (cand & (PR_PROC_BIT(t->node[i].ev.proc)))
@@ -187,15 +178,79 @@ PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
 		nj->backtrack |= PR_PROC_BIT(pr_proc_lowest(cand));
 }
 
+#define PR_NOREV	((size_t)1 << (sizeof(size_t) * 8 - 1))
+#define PR_NOCONS	((size_t)1 << (sizeof(size_t) * 8 - 2))
+#define PR_RACE_J	(PR_NOCONS - 1)
+
+PR_NO_TSAN static int is_spin(const struct pr_event *e)
+{
+	return e->kind == PR_K_SPIN;
+}
+
+/* Rules 1, 3-6 only: a spin resumption as a step that touches nothing. */
+PR_NO_TSAN static int dependent_nospin(const struct pr_event *a,
+				       const struct pr_event *b)
+{
+	struct pr_event x, y;
+
+	if (!is_spin(a) && !is_spin(b))
+		return pr_dependent(a, b);
+	x = *a;
+	y = *b;
+	if (is_spin(&x))
+		x.kind = PR_K_YIELD;
+	if (is_spin(&y))
+		y.kind = PR_K_YIELD;
+	return pr_dependent(&x, &y);
+}
+
+/*
+ * Spin-waits, in the analysis (dependence.c's rule 2 is coarser: a spin
+ * resumption depends on every store, and that stays its rule for sleep
+ * sets).  The runtime re-enables a spinning context p at the first store
+ * (any writing step) after p last came back from a spin (pr_spin,
+ * iter_epoch); the resumption step s itself touches nothing shared -- it
+ * takes p from its cpu_relax to the yield point where it re-reads what it
+ * waits for, which is an ordinary access with its own dependences.  So
+ * here s depends only on w, the first writing step after p's previous
+ * resumption P (or after the start), and P on w: with the edges P -> w ->
+ * s, every reordering of the execution that keeps them keeps every
+ * resumption enabled where it runs, and moving s among the other steps
+ * between w and p's next step only moves a stutter (the same state
+ * follows).  The race (w, s) is not reversed: w enabled s.  Without a
+ * writing step between P and s (a first pass counted as stale), s keeps
+ * rule 2.  Returns 1 if dependent, 2 if dependent but not to be reversed.
+ */
+PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
+				   size_t i)
+{
+	const struct pr_event *ej = &d->tree.node[j].ev;
+	const struct pr_event *ei = &d->tree.node[i].ev;
+
+	if (is_spin(ei)) {
+		size_t w = d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
+
+		if (w >= i)
+			return pr_dependent(ej, ei);
+		if (j == w)
+			return 2;
+	}
+	if (is_spin(ej) && (ei->flags & PR_EV_WROTE) && d->nextw[j + 1] == i)
+		return 1;
+	return dependent_nospin(ej, ei);
+}
+
 PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], n = t->n;
 	uint32_t count[PR_MAX_PROCS] = { 0 };
+	pr_procset present = 0;
 
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc, *ns;
+		size_t *nw, *np, *nb, *nq;
 
 		while (c < n)
 			c *= 2;
@@ -205,24 +260,62 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		ns = realloc(d->seq, c * sizeof(*ns));
 		if (ns)
 			d->seq = ns;
-		if (!nc || !ns)
+		nw = realloc(d->nextw, (c + 1) * sizeof(*nw));
+		if (nw)
+			d->nextw = nw;
+		np = realloc(d->pspin, c * sizeof(*np));
+		if (np)
+			d->pspin = np;
+		nb = realloc(d->bstart, c * sizeof(*nb));
+		if (nb)
+			d->bstart = nb;
+		nq = realloc(d->prevsame, c * sizeof(*nq));
+		if (nq)
+			d->prevsame = nq;
+		if (!nc || !ns || !nw || !np || !nb || !nq)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
+	}
+	for (size_t k = 0; k < n; k++)
+		d->bstart[k] = k == 0 || t->node[k].chosen != t->node[k].cur ?
+			       k : d->bstart[k - 1];
+	d->nextw[n] = n;
+	for (size_t k = n; k-- > 0;)
+		d->nextw[k] = (t->node[k].ev.flags & PR_EV_WROTE) ? k
+							       : d->nextw[k + 1];
+	for (int q = 0; q < PR_MAX_PROCS; q++)
+		last[q] = SIZE_MAX;
+	for (size_t k = 0; k < n; k++) {
+		int pk = t->node[k].ev.proc;
+
+		if (!is_spin(&t->node[k].ev))
+			continue;
+		d->pspin[k] = last[pk];
+		last[pk] = k;
 	}
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = SIZE_MAX;
 	/* The replayed prefix's steps and clocks are the last execution's. */
-	for (size_t i = 0; i < t->fresh && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		int pi = t->node[i].ev.proc;
 
-		count[pi]++;
+		d->prevsame[i] = last[pi];
 		last[pi] = i;
+		if (i >= t->fresh)
+			continue;
+		count[pi]++;
+		present |= PR_PROC_BIT(pi);
 	}
+	for (int q = 0; q < PR_MAX_PROCS; q++)
+		last[q] = SIZE_MAX;
+	for (size_t i = 0; i < t->fresh && i < n; i++)
+		last[t->node[i].ev.proc] = i;
 	for (size_t i = t->fresh; i < n; i++) {
 		const struct pr_event *ei = &t->node[i].ev;
 		uint32_t *ci = CLK(d, i);
-		uint32_t cnt[PR_MAX_PROCS];
-		int pi = ei->proc, uncovered = 0;
+		size_t cand[PR_MAX_PROCS];
+		pr_procset todo = 0;
+		int pi = ei->proc;
 		size_t nraces = 0;
 
 		if (last[pi] != SIZE_MAX)
@@ -230,54 +323,79 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		else
 			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
 		/*
-		 * cnt[q]: q's steps in [0, j]; uncovered: the processes with
-		 * steps there not yet known to happen before e_i.  None left:
-		 * nothing earlier can race with e_i.
+		 * Walk back over the steps not yet known to happen before e_i,
+		 * latest first: cand[q] is q's latest unvisited step, todo the
+		 * processes that may still have such steps.  Once q's
+		 * candidate is ordered before e_i, so are all its earlier ones.
 		 */
-		memcpy(cnt, count, sizeof(cnt));
-		for (int q = 0; q < PR_MAX_PROCS; q++)
-			uncovered += cnt[q] > ci[q];
-		for (size_t j = i; uncovered && j-- > 0;) {
-			const struct pr_event *ej = &t->node[j].ev;
-			const uint32_t *cj = CLK(d, j);
-			int pj = ej->proc;
+		for (pr_procset m = present; m; m &= m - 1) {
+			int q = __builtin_ctzll(m);
 
-			if (pj != pi && !covered(ci, d, j, pj) &&
-			    pr_dependent(ej, ei)) {
-				if (nraces == d->capraces) {
-					size_t c = d->capraces ? 2 * d->capraces : 64;
-					size_t *nr = realloc(d->races, c * sizeof(*nr));
-
-					if (!nr)
-						abort();	/* unsound otherwise */
-					d->races = nr;
-					d->capraces = c;
-				}
-				d->races[nraces++] = j;
-				for (int q = 0; q < PR_MAX_PROCS; q++)
-					if (cj[q] > ci[q]) {
-						uncovered -= cnt[q] > ci[q] &&
-							     cnt[q] <= cj[q];
-						ci[q] = cj[q];
-					}
+			if (count[q] > ci[q]) {
+				todo |= PR_PROC_BIT(q);
+				cand[q] = last[q];
 			}
-			/* e_j is behind us now. */
-			if (cnt[pj]-- > ci[pj] && cnt[pj] <= ci[pj])
-				uncovered--;
 		}
+		while (todo) {
+			const uint32_t *cj;
+			size_t j = 0;
+			int pj = -1, dep;
+
+			for (pr_procset m = todo; m; m &= m - 1) {
+				int q = __builtin_ctzll(m);
+
+				if (pj < 0 || cand[q] > j) {
+					j = cand[q];
+					pj = q;
+				}
+			}
+			if (covered(ci, d, j, pj)) {
+				todo &= ~PR_PROC_BIT(pj);
+				continue;
+			}
+			cand[pj] = d->prevsame[j];
+			if (cand[pj] == SIZE_MAX)
+				todo &= ~PR_PROC_BIT(pj);
+			cj = CLK(d, j);
+			if (pj == pi || (dep = dependent_at(d, j, i)) == 0)
+				continue;
+			if (nraces == d->capraces) {
+				size_t c = d->capraces ? 2 * d->capraces : 64;
+				size_t *nr = realloc(d->races, c * sizeof(*nr));
+
+				if (!nr)
+					abort();	/* unsound otherwise */
+				d->races = nr;
+				d->capraces = c;
+			}
+			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
+				(d->bounded && d->bstart[j] != j &&
+				 !dpor_movable(d, j, i, ci) ? PR_NOCONS : 0);
+			for (pr_procset m = present; m; m &= m - 1) {
+				int q = __builtin_ctzll(m);
+
+				if (cj[q] > ci[q])
+					ci[q] = cj[q];
+			}
+		}
+		present |= PR_PROC_BIT(pi);
 		d->seq[i] = ++count[pi];
 		ci[pi] = d->seq[i];
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
-			if (d->bounded)
-				reverse_bounded(t, d->races[r], i);
+			if (d->races[r] & PR_NOREV)
+				continue;
+			else if (d->bounded)
+				dpor_reverse_bounded(d, d->races[r] & PR_RACE_J, i,
+						!(d->races[r] & PR_NOCONS));
 			else
-				reverse(d, d->races[r], i);
+				reverse(d, d->races[r] & PR_RACE_J, i);
 	}
 }
 
 static const struct pr_tree_policy dpor_policy = {
 	.first = dpor_first,
+	.sleep_cost = dpor_sleep_cost,
 	.analyse = dpor_analyse,
 };
 
@@ -324,6 +442,10 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->clk);
 	free(d->seq);
 	free(d->races);
+	free(d->nextw);
+	free(d->pspin);
+	free(d->bstart);
+	free(d->prevsame);
 	free(d);
 }
 

@@ -34,6 +34,7 @@ PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
 {
 	free(t->node);
 	free(t->sleepers);
+	free(t->sleepcost);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -84,9 +85,19 @@ PR_NO_TSAN static int grow(void **p, size_t *cap, size_t want, size_t elem)
 
 PR_NO_TSAN struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
 {
-	if (grow((void **)&t->sleepers, &t->capsleepers, t->nsleepers + n,
+	size_t cap = t->capsleepers;
+
+	if (grow((void **)&t->sleepers, &cap, t->nsleepers + n,
 		 sizeof(*t->sleepers)))
 		return NULL;
+	if (cap != t->capsleepers) {
+		int8_t *c = realloc(t->sleepcost, cap * sizeof(*c));
+
+		if (!c)
+			return NULL;	/* sleepers keeps its larger block */
+		t->sleepcost = c;
+		t->capsleepers = cap;
+	}
 	return &t->sleepers[t->nsleepers];
 }
 
@@ -96,10 +107,14 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	pr_procset s = 0;
 	int ctx = p < PR_MAX_CTX ? p : t->target[p];
 
-	for (int q = PR_MAX_CTX; q < PR_MAX_PROCS; q++)
-		if ((nd->enabled & ~t->memprocs & (PR_PROC_BIT(q))) &&
-		    t->target[q] == ctx)
+	/* The enabled injections only: contexts are the bits below. */
+	for (pr_procset m = nd->enabled & ~t->memprocs &
+			    ~(PR_PROC_BIT(PR_MAX_CTX) - 1); m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
+
+		if (t->target[q] == ctx)
 			s |= PR_PROC_BIT(q);
+	}
 	return s;
 }
 
@@ -274,6 +289,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		struct pr_tnode *nd = &t->node[d];
 		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
 		struct pr_event *slot;
+		int old, cost, stale;
 
 		/* The chosen context's load reads the next older value. */
 		if (nd->ver + 1 < nd->nver) {
@@ -289,21 +305,27 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
 		/*
-		 * A step with several values to read may touch different
-		 * things after its load for each: it never sleeps (more
-		 * executions, never fewer classes).
+		 * A step with several values to read (weak) may touch
+		 * different things after its load for each: it never sleeps
+		 * (more executions, never fewer classes).
 		 */
-		slot = nd->top || nd->nver > 1 ? NULL
-			: pr_tree_sleepers_reserve(t, 1);
-		if (slot) {
-			*slot = nd->ev;
-			t->nsleepers++;
-			nd->sleep_n++;
-			nd->sleep |= PR_PROC_BIT(nd->chosen);
-		}
+		stale = nd->nver > 1;
+		old = nd->chosen;
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
 		nd->ver = 0;
 		nd->done |= PR_PROC_BIT(nd->chosen);
+		nd->cont = (nd->psleep & PR_PROC_BIT(nd->chosen)) != 0;
+		cost = t->policy->sleep_cost ?
+		       t->policy->sleep_cost(t, nd, old) : -1;
+		slot = nd->top || stale || cost == INT8_MAX ? NULL :
+		       pr_tree_sleepers_reserve(t, 1);
+		if (slot) {
+			*slot = nd->ev;
+			t->sleepcost[t->nsleepers] = (int8_t)cost;
+			t->nsleepers++;
+			nd->sleep_n++;
+			nd->sleep |= PR_PROC_BIT(old);
+		}
 		t->n = t->prefix = d + 1;
 		t->fresh = d;
 		return;

@@ -25,10 +25,13 @@ struct pr_tnode {
 	pr_procset backtrack;	/* must be explored from here */
 	pr_procset done;	/* explored, or under exploration */
 	pr_procset sleep;	/* dpor: known to lead nowhere new */
+	pr_procset psleep;	/* bounded dpor: new only as a block (dpor.c) */
 	uint8_t chosen;		/* the process whose step follows */
 	uint8_t cur;		/* the context that ran last, if it can go on */
 	uint8_t top;		/* a branching node of a split search's top */
 	uint8_t ntop;		/* top nodes on the path above this one */
+	uint8_t cont;		/* bounded dpor: took a psleep process, so the
+				 * child must let it go on (dpor.c) */
 	/*
 	 * Stale reads (weak): the chosen context's load may return one of
 	 * @nver values (1: only the newest); @ver is the one this path
@@ -52,6 +55,14 @@ struct pr_tree_policy {
 	 * be redundant (the run is then abandoned).
 	 */
 	int (*first)(struct pr_tree *t, size_t d);
+	/*
+	 * Node @nd's choice moves on from @old (explored) to nd->chosen: the
+	 * cost change to record with old's step as a sleeper there, or
+	 * INT8_MAX to record no sleeper.  NULL: every sleeper is plain
+	 * (unbounded dpor; dfs records them but never reads them).
+	 */
+	int (*sleep_cost)(const struct pr_tree *t, const struct pr_tnode *nd,
+			  int old);
 	/* After a complete or abandoned execution of t->n nodes. */
 	void (*analyse)(struct pr_tree *t);
 };
@@ -84,6 +95,8 @@ struct pr_tree {
 	size_t pos;		/* decisions taken in this execution */
 	size_t fresh;		/* first node new in this execution */
 	struct pr_event *sleepers;	/* dpor's sleep sets' steps */
+	int8_t *sleepcost;	/* bounded dpor: each sleeper's cost change
+				 * (dpor.c), parallel to sleepers */
 	size_t nsleepers, capsleepers;
 
 	uint8_t target[PR_MAX_PROCS];	/* an injection's context */

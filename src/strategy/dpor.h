@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dpor.h - the dpor strategy's state, shared by dpor.c (source-DPOR, the
+ * race analysis) and bpor.c (what a preemption bound adds).  Private to
+ * src/strategy/.
+ */
+#ifndef PAGERACE_STRATEGY_DPOR_H
+#define PAGERACE_STRATEGY_DPOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "strategy/tree.h"
+
+struct dpor_strategy {
+	struct pr_strategy base;
+	struct pr_tree tree;
+	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
+				 * happen before or are event i */
+	uint32_t *seq;		/* seq[i]: event i is its process's seq[i]-th */
+	size_t capclk;
+	size_t *races;		/* the current step's, during analysis */
+	size_t capraces;
+	size_t *nextw;		/* nextw[k]: the first writing step >= k */
+	size_t *pspin;		/* pspin[i]: the spin resumption of i's
+				 * process before i, or SIZE_MAX */
+	size_t *bstart;		/* bounded: the last switch at or before k */
+	size_t *prevsame;	/* the step of the same process before k */
+	int bounded;		/* BPOR: see the header comment */
+};
+
+#define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
+
+static inline struct dpor_strategy *dpor_of(struct pr_tree *t)
+{
+	return (struct dpor_strategy *)((char *)t -
+					offsetof(struct dpor_strategy, tree));
+}
+
+/* Is event j (of process pj) ordered before the event whose clock is c? */
+static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
+			  size_t j, int pj)
+{
+	return d->seq[j] <= c[pj];
+}
+
+/* The initials of notdep(e_j).e_i (dpor.c). */
+pr_procset dpor_initials(const struct dpor_strategy *d, size_t j, size_t i);
+
+/* bpor.c: the preemption bound's part. */
+int dpor_sleep_cost(const struct pr_tree *t, const struct pr_tnode *nd,
+		    int old);
+int dpor_movable(const struct dpor_strategy *d, size_t j, size_t i,
+		 const uint32_t *ci);
+void dpor_reverse_bounded(struct dpor_strategy *d, size_t j, size_t i,
+			  int cons);
+
+#endif /* PAGERACE_STRATEGY_DPOR_H */
