@@ -1,0 +1,42 @@
+#!/bin/sh
+# tools/rerecord-systematic.sh -- after a change to dfs or dpor, re-record
+# the stored trace of every failing scenario whose explore line names a
+# systematic strategy, when its first failure moved to another run (the
+# search is deterministic, so replay/budgets.sh compares run numbers).
+# Renames the trace (git mv) and its expected report, regenerates the
+# report, and updates traces/local.am and replay/local.am.  Run from the
+# source directory after building src/pagerace; review with git diff.
+set -e
+PAGERACE=${PAGERACE:-src/pagerace}
+for f in scenarios/*.scn; do
+	name=$(basename "$f" .scn)
+	grep -Eq '^explore .*strategy (dfs|dpor)' "$f" || continue
+	grep -q '^expect pass' "$f" && continue
+	old=$(ls traces/scenarios/"$name"-dpor-run*.trace \
+		traces/scenarios/"$name"-dfs-run*.trace 2>/dev/null || true)
+	[ -n "$old" ] || continue
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-rerecord.XXXXXX")
+	"$PAGERACE" explore -q --trace-dir "$tmp" --seed 1 "$f" \
+		>/dev/null 2>&1 || true
+	new=$(ls "$tmp"/*.trace 2>/dev/null | head -n 1)
+	if [ -z "$new" ]; then
+		echo "$name: no failure any more" >&2
+		rm -rf "$tmp"
+		continue
+	fi
+	base=$(basename "$new")
+	oldbase=$(basename "$old")
+	if [ "$base" != "$oldbase" ]; then
+		echo "$name: $oldbase -> $base"
+		git mv "$old" "traces/scenarios/$base"
+		cp "$new" "traces/scenarios/$base"
+		oldrep=replay/expected/scenarios/${oldbase%.trace}.report
+		newrep=replay/expected/scenarios/${base%.trace}.report
+		git mv "$oldrep" "$newrep"
+		"$PAGERACE" replay "traces/scenarios/$base" |
+			sh replay/traces.sh --filter >"$newrep" || true
+		sed -i "s|scenarios/${oldbase%.trace}\.|scenarios/${base%.trace}.|" \
+			traces/local.am replay/local.am
+	fi
+	rm -rf "$tmp"
+done
