@@ -535,7 +535,8 @@ struct litmus *litmus_parse(const char *name, const char *text, size_t len,
 			    struct lit_error *e)
 {
 	struct lit_parser *p = calloc(1, sizeof(*p));
-	struct litmus *l = calloc(1, sizeof(*l));
+	/* volatile: live across setjmp (p->fail) */
+	struct litmus *volatile l = calloc(1, sizeof(struct litmus));
 	char *file = strdup(name);
 
 	memset(e, 0, sizeof(*e));
