@@ -36,22 +36,34 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The model's variant travels with the trace, so replay can restore it. */
-static void variant_to_options(struct pr_trace *t)
+/*
+ * The variant's knobs, comma-separated in the registry's order, into
+ * @knobs (truncated at @size); returns 0 when no knob is on.
+ */
+static size_t format_knobs(char *knobs, size_t size)
 {
-	char knobs[512] = "", num[16];
 	size_t off = 0;
 
-	pr_trace_set_option(t, "protocol", variant_protocol_name(variant.protocol));
+	knobs[0] = '\0';
 	for (unsigned i = 0; i < variant_nr_knobs(); i++) {
 		enum pr_knob k = variant_knob_at(i);
 
-		if ((variant.knobs & k) && off < sizeof(knobs))
-			off += (size_t)snprintf(knobs + off, sizeof(knobs) - off,
+		if ((variant.knobs & k) && off < size)
+			off += (size_t)snprintf(knobs + off, size - off,
 						"%s%s", off ? "," : "",
 						variant_knob_name(k));
 	}
-	pr_trace_set_option(t, "knobs", off ? knobs : "none");
+	return off;
+}
+
+/* The model's variant travels with the trace, so replay can restore it. */
+static void variant_to_options(struct pr_trace *t)
+{
+	char knobs[512], num[16];
+
+	pr_trace_set_option(t, "protocol", variant_protocol_name(variant.protocol));
+	pr_trace_set_option(t, "knobs",
+			    format_knobs(knobs, sizeof(knobs)) ? knobs : "none");
 	snprintf(num, sizeof(num), "%u", variant.radix_map_shift);
 	pr_trace_set_option(t, "radix-shift", num);
 }
@@ -345,8 +357,7 @@ static void print_summary(struct explore_state *st, double elapsed)
 	const struct explore_opts *o = &st->o;
 	struct summary_outcome outcomes[SCN_MAX_OUTCOMES];
 	struct explore_summary s;
-	char knobs[512] = "";
-	size_t off = 0;
+	char knobs[512];
 	char cov[256];
 
 	memset(&s, 0, sizeof(s));
@@ -380,14 +391,7 @@ static void print_summary(struct explore_state *st, double elapsed)
 	s.signal = s.interrupted ? interrupt_name(interrupt_pending()) : NULL;
 	s.has_model = 1;
 	s.protocol = variant_protocol_name(variant.protocol);
-	for (unsigned i = 0; i < variant_nr_knobs(); i++) {
-		enum pr_knob k = variant_knob_at(i);
-
-		if ((variant.knobs & k) && off < sizeof(knobs))
-			off += (size_t)snprintf(knobs + off, sizeof(knobs) - off,
-						"%s%s", off ? "," : "",
-						variant_knob_name(k));
-	}
+	format_knobs(knobs, sizeof(knobs));
 	s.knobs = knobs;
 	s.radix_shift = variant.radix_map_shift;
 	s.max_steps = o->run.max_steps;

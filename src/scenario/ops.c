@@ -146,6 +146,22 @@ static void op_readahead_probe(const struct scn_stmt *s, struct scn_op_arg *a,
 	set_int(out, readahead_probe(a[0].mapping, a[1].n));
 }
 
+/*
+ * After add_to_page_cache / add_to_swap_cache: a page the cache took
+ * (@err 0) is "read in" and unlocked; either way the allocation's own
+ * reference is dropped, and the op's value is @err.
+ */
+static void read_in_and_release(struct page *page, int err,
+				struct scn_value *out)
+{
+	if (err == 0) {
+		SetPageUptodate(page);
+		unlock_page(page);
+	}
+	page_cache_release(page);
+	set_int(out, err);
+}
+
 /* page_cache_alloc + add_to_page_cache + "read it in" + unlock + release. */
 static void op_add_to_page_cache(const struct scn_stmt *s, struct scn_op_arg *a,
 				 struct scn_value *out)
@@ -159,12 +175,7 @@ static void op_add_to_page_cache(const struct scn_stmt *s, struct scn_op_arg *a,
 		return;
 	}
 	err = add_to_page_cache(page, a[0].mapping, a[1].n, 0);
-	if (err == 0) {
-		SetPageUptodate(page);
-		unlock_page(page);
-	}
-	page_cache_release(page);
-	set_int(out, err);
+	read_in_and_release(page, err, out);
 }
 
 /* truncate of one index: lock it, recheck it is still ours, remove it. */
@@ -304,12 +315,7 @@ static void op_add_to_swap_cache(const struct scn_stmt *s, struct scn_op_arg *a,
 		return;
 	}
 	err = add_to_swap_cache(page, a[0].n);
-	if (err == 0) {
-		SetPageUptodate(page);
-		unlock_page(page);
-	}
-	page_cache_release(page);
-	set_int(out, err);
+	read_in_and_release(page, err, out);
 }
 
 static void op_remove_exclusive_swap_page(const struct scn_stmt *s,
