@@ -35,15 +35,3 @@ void pr_report_verdict(FILE *f, const struct pr_run_result *res,
 		res->preemptions == 1 ? "" : "s");
 }
 
-const char *pr_report_choice(int code, char *buf, size_t len)
-{
-	if (code >= PR_CHOICE_READ)
-		snprintf(buf, len, "r%d", code - PR_CHOICE_READ);
-	else if (code >= PR_CHOICE_MEM)
-		snprintf(buf, len, "m%d", code - PR_CHOICE_MEM);
-	else if (code >= PR_CHOICE_EVENT)
-		snprintf(buf, len, "e%d", code - PR_CHOICE_EVENT);
-	else
-		snprintf(buf, len, "c%d", code);
-	return buf;
-}

@@ -16,7 +16,4 @@ void pr_report_verdict_line(FILE *f, const struct pr_verdict *v);
 void pr_report_verdict(FILE *f, const struct pr_run_result *res,
 		       size_t nsegments);
 
-/* "c0" / "e1 (timer on cpu0)" for a choice code, into @buf. */
-const char *pr_report_choice(int code, char *buf, size_t len);
-
 #endif /* PAGERACE_REPORT_VERDICT_H */
