@@ -34,4 +34,3 @@ void pr_report_verdict(FILE *f, const struct pr_run_result *res,
 		(unsigned long long)res->preemptions,
 		res->preemptions == 1 ? "" : "s");
 }
-
