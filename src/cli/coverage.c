@@ -108,8 +108,9 @@ void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 			 pct_depth);
 	else
 		snprintf(how, sizeof(how), "%s", strategy);
-	snprintf(buf, len, "sampled: %llu runs (%s), memory %s, %s",
-		 (unsigned long long)runs, how, pr_mem_name(pr_mem_model()),
+	snprintf(buf, len, "sampled: %llu run%s (%s), memory %s, %s",
+		 (unsigned long long)runs, runs == 1 ? "" : "s", how,
+		 pr_mem_name(pr_mem_model()),
 		 failures ? "failures found" : "no failure");
 }
 
@@ -136,18 +137,21 @@ void explore_statement_text(const char *strategy, const struct pr_coverage *c,
 			 c->shard == c->shards ? ", %u shards" : ", shard %u/%u",
 			 c->shard == c->shards ? c->shards : c->shard, c->shards);
 	if (!strcmp(kind, "incomplete"))
-		snprintf(buf, len, "incomplete: stopped after %llu executions "
+		snprintf(buf, len, "incomplete: stopped after %llu execution%s "
 			 "(%s), %s; memory %s, %s",
-			 (unsigned long long)c->executions, how,
+			 (unsigned long long)c->executions,
+			 c->executions == 1 ? "" : "s", how,
 			 stop_reason(stopped), pr_mem_name(pr_mem_model()), result);
 	else if (!strcmp(kind, "bounded"))
-		snprintf(buf, len, "bounded: preemption bound %d, %llu executions "
+		snprintf(buf, len, "bounded: preemption bound %d, %llu execution%s "
 			 "(%s), memory %s, %s", c->bound,
-			 (unsigned long long)c->executions, how,
+			 (unsigned long long)c->executions,
+			 c->executions == 1 ? "" : "s", how,
 			 pr_mem_name(pr_mem_model()), result);
 	else
-		snprintf(buf, len, "exhaustive: %llu executions (%s%s), memory %s, %s",
-			 (unsigned long long)c->executions, how,
+		snprintf(buf, len, "exhaustive: %llu execution%s (%s%s), memory %s, %s",
+			 (unsigned long long)c->executions,
+			 c->executions == 1 ? "" : "s", how,
 			 c->bound >= 0 ? "; the preemption bound cut nothing" : "",
 			 pr_mem_name(pr_mem_model()), result);
 	l = strlen(buf);
