@@ -6,8 +6,8 @@
 #    Result: line, and reaches exactly what the model allows (the
 #    expected table below follows from src/memory/memory.h's description
 #    of each model: SB needs a store buffer, MP and 2+2W store reordering,
-#    WRC, IRIW and RCU-nolock loads that read older values (weak), LB
-#    weakness no model has).
+#    WRC, IRIW and RCU-nolock loads that read older values (weak), LB a
+#    store performed before an earlier load (weak: src/litmus/reorder.c)).
 # 2. Planted wrong annotations are disagreements (exit 1) whose traces
 #    replay and show the final state: the check cannot be removed unseen.
 # 3. Bad input: file:line:col: error: ..., unsupported constructs named,
@@ -30,7 +30,7 @@ SB+mbs      agree         agree         agree
 MP          unreached     unreached     agree:r
 MP+wmb+rmb  agree         agree         agree
 MP+rel+acq  agree         agree         agree
-LB          unreached     unreached     unreached
+LB          unreached     unreached     agree:r
 LB+ctrl+data agree        agree         agree
 WRC         unreached     unreached     agree:r
 WRC+rel+rmb agree         agree         agree
