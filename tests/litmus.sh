@@ -203,9 +203,10 @@ run 2 "$PAGERACE" replay "$tmp/tso4.trace" &&
 	grep -q 'error: a stale read in a trace whose memory model is not weak' "$tmp/err"
 ok $? "a stale read in a tso trace: FILE:LINE:COL: error, exit 2"
 
-# ---- 6. with a time budget under tso/weak, a quarter of it samples
-# (random) first: a reached Sometimes is a witness even when the search
-# cannot finish (here it may run one execution); a Never stays incomplete.
+# ---- 6. with a time budget under tso/weak, what an unfinished search
+# leaves of it samples (random): a reached Sometimes is a witness even
+# when the search cannot finish (here it may run one execution); a Never
+# stays incomplete.
 run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 "$srcdir/tests/litmus/MP.litmus" &&
 	grep -q 'reached by sampling (random, run [0-9]*); search incomplete' "$tmp/out" &&
 	grep -q 'agrees with Result: Sometimes (reached)' "$tmp/out"
