@@ -345,7 +345,8 @@ static void setup(void *arg)
 		for (int r = 0; r < LIT_MAX_REGS; r++)
 			regs[p][r] = r < l->proc[p].nregs ?
 				initial(&l->proc[p].reginit[r]) : 0;
-		snprintf(names[p], sizeof(names[p]), "P%d", p);
+		if (!names[p][0])	/* the same every run: made once */
+			snprintf(names[p], sizeof(names[p]), "P%d", p);
 		pr_spawn(names[p], body, (void *)(intptr_t)p, 0);
 	}
 }

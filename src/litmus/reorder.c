@@ -196,8 +196,10 @@ void lit_lb_classify(struct litmus *l)
 void lit_lb_reset(struct litmus *l)
 {
 	test = l;
-	memset(lb, 0, sizeof(lb));
-	memset(lit_lb_now, 0, sizeof(lit_lb_now));
+	for (int p = 0; p < l->nprocs; p++) {
+		lb[p].ndone = 0;
+		lit_lb_now[p] = 0;
+	}
 	lit_lb_on = pr_mem_model() == PR_MEM_WEAK;
 }
 
