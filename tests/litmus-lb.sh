@@ -5,7 +5,8 @@
 # 1. tests/litmus-lb/: LB shapes with LKMM's verdicts under sc, tso and
 #    weak.  Sometimes ones (no ordering from the load to the store on at
 #    least one side: plain, smp_rmb, smp_wmb, a release or smp_mb on one
-#    side, RCU readers without a grace period, a three-CPU ring) are
+#    side, RCU readers without a grace period, a three-CPU ring, a store
+#    after an if on the loaded value, which LKMM does not order) are
 #    reached under weak only; Never ones (a data, address or control
 #    dependency on each side, one through the CPU's own store and
 #    reload, smp_mb, release/acquire, one lock, a grace period against a
@@ -27,6 +28,7 @@ CoRW           agree         agree         agree
 LB+acqs        agree         agree         agree
 LB+addrs       agree         agree         agree
 LB+ctrl+o      unreached     unreached     agree:r
+LB+ctrl-past-if unreached    unreached     agree:r
 LB+ctrls       agree         agree         agree
 LB+data-rfi    agree         agree         agree
 LB+datas       agree         agree         agree

@@ -88,6 +88,7 @@ enum lit_lbc {
 	LBC_STORE,		/* "WRITE_ONCE(*a, v)", "*a = v" */
 	LBC_RMB,		/* smp_rmb(): orders loads against loads only */
 	LBC_WMB,		/* smp_wmb(): stores against stores only */
+	LBC_IF,			/* if/else on an access-free condition */
 };
 
 struct lit_stmt {

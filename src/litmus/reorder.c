@@ -34,8 +34,8 @@
  *  1. L is a whole statement "r = READ_ONCE(*a)", "r = *a",
  *     "r = rcu_dereference(*a)" (or without "r ="), in the block the
  *     process runs, and S is a later statement of that block: never out
- *     of an if, never into or past one (a store inside an if on a loaded
- *     value is ctrl-dependent; one after it is kept in order too);
+ *     of an if or into one (a store inside an if on a loaded value is
+ *     ctrl-dependent on it);
  *  2. S is "WRITE_ONCE(*b, v)" or "*b = v" with b and v computed from
  *     registers and constants only, none of them set by L or by any
  *     statement between (no address or data dependency; its address and
@@ -47,10 +47,15 @@
  *     order); smp_rmb() (it orders loads against loads only); smp_wmb()
  *     when no store between L and it is still to be performed (S is then
  *     preceded by an smp_wmb's effect on the buffer, so the stores the
- *     CPU buffered before stay before S).  Anything else stops the
+ *     CPU buffered before stay before S); an if/else on an access-free
+ *     condition whose branches hold only such statements (LKMM's ctrl
+ *     reaches the statements inside the if only, as herd7 computes it:
+ *     a store after the if is not ordered by it; whichever branch runs,
+ *     its registers and known locations count).  Anything else stops the
  *     search: smp_mb and its kin, acquire loads (smp_load_acquire orders
  *     everything after it), releases, RMWs of every kind, locks, RCU and
- *     SRCU read-side sections and grace periods, barrier(), if/else.
+ *     SRCU read-side sections and grace periods, barrier(), smp_wmb()
+ *     inside an if, an if on a condition that loads.
  *     L's address also differs from S's.
  * Under these rules LKMM relates S to nothing it passes (no dependency,
  * fence, same location, release/acquire, lock or RCU boundary between),
@@ -137,6 +142,8 @@ static void classify(struct lit_stmt *s)
 		classify(s->then);
 		if (s->els)
 			classify(s->els);
+		if (pure(e, &v))
+			s->lbc = LBC_IF;
 		return;
 	case ST_EXPR:
 		break;
@@ -259,6 +266,67 @@ static int seen(const intptr_t *addrs, int n, intptr_t a)
 	return 0;
 }
 
+/* What the statements a store would pass add up to (first()). */
+struct passed {
+	intptr_t addrs[LB_ADDRS];	/* locations accessed */
+	int na;
+	uint64_t written;		/* registers set */
+	int pending;			/* a store still to be performed */
+	int wmb;			/* an smp_wmb */
+};
+
+/*
+ * Can a store pass @t (rule 3)?  Adds what it accesses and sets to @ps;
+ * 0 when nothing may pass it.  An if on an access-free condition may be
+ * passed when everything in both branches may be: LKMM's control
+ * dependency reaches the statements inside the if only (herd7's C
+ * semantics), and whichever branch runs, it touches only locations
+ * known now and sets registers S does not read.
+ */
+static int pass(int proc, const struct lbproc *b, const struct lit_stmt *t,
+		struct passed *ps, int in_if)
+{
+	intptr_t a;
+
+	if (is_done(b, t))
+		return 1;
+	switch (t->lbc) {
+	case LBC_NOP:
+	case LBC_RMB:
+		return 1;
+	case LBC_PURE:
+		if (t->dreg >= 0)
+			ps->written |= (uint64_t)1 << t->dreg;
+		return 1;
+	case LBC_WMB:
+		if (ps->pending || in_if)
+			return 0;
+		ps->wmb = 1;
+		return 1;
+	case LBC_LOAD:
+	case LBC_STORE:
+		if ((t->areads & ps->written) || ps->na == LB_ADDRS ||
+		    !(a = where(proc, t->addr)))
+			return 0;
+		ps->addrs[ps->na++] = a;
+		if (t->lbc == LBC_STORE)
+			ps->pending = 1;
+		else if (t->dreg >= 0)
+			ps->written |= (uint64_t)1 << t->dreg;
+		return 1;
+	case LBC_IF:
+		return pass(proc, b, t->then, ps, 1) &&
+		       (!t->els || pass(proc, b, t->els, ps, 1));
+	default:
+		if (t->kind != ST_BLOCK)
+			return 0;
+		for (int j = 0; j < t->n; j++)
+			if (!pass(proc, b, t->body[j], ps, in_if))
+				return 0;
+		return 1;
+	}
+}
+
 /*
  * The first store of @blk after statement @i (a load) that may go
  * before it (rules 1-3), or NULL; *@wmb: it passes an smp_wmb.
@@ -268,50 +336,26 @@ static const struct lit_stmt *first(int proc, const struct lit_stmt *blk,
 {
 	const struct lbproc *b = &lb[proc];
 	const struct lit_stmt *s = blk->body[i];
-	intptr_t addrs[LB_ADDRS];
-	uint64_t written;
-	int na = 0, pending = 0;
+	struct passed ps;
 
 	*wmb = 0;
-	if (!(addrs[na++] = where(proc, s->addr)))
+	ps.na = 0;
+	ps.pending = ps.wmb = 0;
+	if (!(ps.addrs[ps.na++] = where(proc, s->addr)))
 		return NULL;
-	written = s->dreg >= 0 ? (uint64_t)1 << s->dreg : 0;
+	ps.written = s->dreg >= 0 ? (uint64_t)1 << s->dreg : 0;
 	for (int j = i + 1; j < blk->n; j++) {
 		const struct lit_stmt *t = blk->body[j];
 		intptr_t a;
 
-		if (is_done(b, t))
-			continue;
-		switch (t->lbc) {
-		case LBC_NOP:
-		case LBC_RMB:
-			continue;
-		case LBC_PURE:
-			if (t->dreg >= 0)
-				written |= (uint64_t)1 << t->dreg;
-			continue;
-		case LBC_WMB:
-			if (pending)
-				return NULL;
-			*wmb = 1;
-			continue;
-		case LBC_LOAD:
-		case LBC_STORE:
-			if ((t->areads & written) || na == LB_ADDRS ||
-			    !(a = where(proc, t->addr)))
-				return NULL;
-			if (t->lbc == LBC_STORE && !(t->vreads & written) &&
-			    !seen(addrs, na, a))
-				return t;
-			addrs[na++] = a;
-			if (t->lbc == LBC_STORE)
-				pending = 1;
-			else if (t->dreg >= 0)
-				written |= (uint64_t)1 << t->dreg;
-			continue;
-		default:
-			return NULL;
+		if (t->lbc == LBC_STORE && !is_done(b, t) &&
+		    !((t->areads | t->vreads) & ps.written) &&
+		    (a = where(proc, t->addr)) && !seen(ps.addrs, ps.na, a)) {
+			*wmb = ps.wmb;
+			return t;
 		}
+		if (!pass(proc, b, t, &ps, 0))
+			return NULL;
 	}
 	return NULL;
 }
