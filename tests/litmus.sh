@@ -153,10 +153,12 @@ manual/kernel/C-PaulEMcKenney-MP+o-r+a-o.litmus
 manual/kernel/C-PaulEMcKenney-psc+sr-mbonce.litmus
 manual/kernel/C-llist-add-atomic.litmus
 manual/oota/C-AS-OOTA-2.litmus
+manual/oota/C-JO-OOTA-5.litmus
 manual/plain/C-RR-rcuderef.litmus
 manual/plain/C-no-race.litmus
 auto/C-LB-GRR+OB-OB.litmus
 auto/C-LB-LRW+R-Oc+R-Ok.litmus
+auto/C-LB-LRW+O-O+OB-O+OB-O+OB-OB.litmus
 auto/C-RR-G+RR-R+RR-R.litmus
 auto/C-RR-GR+RR-R.litmus
 auto/C-RW-G+RW-R.litmus

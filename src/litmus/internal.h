@@ -86,7 +86,7 @@ enum lit_lbc {
 	LBC_PURE,		/* register arithmetic: "r = e", no access */
 	LBC_LOAD,		/* "r = READ_ONCE(*a)", "r = *a", rcu_dereference */
 	LBC_STORE,		/* "WRITE_ONCE(*a, v)", "*a = v" */
-	LBC_RMB,		/* smp_rmb(): orders loads against loads only */
+	LBC_RMB,		/* smp_rmb() (nothing passes it: reorder.c) */
 	LBC_WMB,		/* smp_wmb(): stores against stores only */
 	LBC_IF,			/* if/else on an access-free condition */
 };

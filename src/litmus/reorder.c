@@ -44,7 +44,7 @@
  *  3. every statement between L and S is one of: register arithmetic; a
  *     relaxed load or store as in 1 and 2 whose address is known now and
  *     differs from S's (coherence: same-location accesses keep their
- *     order); smp_rmb() (it orders loads against loads only); smp_wmb()
+ *     order); smp_wmb()
  *     when no store between L and it is still to be performed (S is then
  *     preceded by an smp_wmb's effect on the buffer, so the stores the
  *     CPU buffered before stay before S); an if/else on an access-free
@@ -52,7 +52,11 @@
  *     reaches the statements inside the if only, as herd7 computes it:
  *     a store after the if is not ordered by it; whichever branch runs,
  *     its registers and known locations count).  Anything else stops the
- *     search: smp_mb and its kin, acquire loads (smp_load_acquire orders
+ *     search: smp_mb and its kin, smp_rmb (LKMM orders only loads against
+ *     loads with it, but the hardware orders later stores too -- ARM's
+ *     dmb ishld, Power's lwsync -- and the corpus's C-JO-OOTA-5, whose
+ *     Result: Never says what the kernel relies on although herd7 finds
+ *     it, would be reached), acquire loads (smp_load_acquire orders
  *     everything after it), releases, RMWs of every kind, locks, RCU and
  *     SRCU read-side sections and grace periods, barrier(), smp_wmb()
  *     inside an if, an if on a condition that loads.
@@ -292,7 +296,6 @@ static int pass(int proc, const struct lbproc *b, const struct lit_stmt *t,
 		return 1;
 	switch (t->lbc) {
 	case LBC_NOP:
-	case LBC_RMB:
 		return 1;
 	case LBC_PURE:
 		if (t->dreg >= 0)
