@@ -26,7 +26,9 @@ static intptr_t regs[LIT_MAX_PROCS][LIT_MAX_REGS];
  * expression being evaluated (lit_dep_*).  An access whose address was
  * computed from loaded values reads nothing older than they (LKMM's
  * addr dependency; stronger: it also orders the CPU's later loads).
- * Control dependencies need nothing: stores never pass earlier loads.
+ * Control and data dependencies are reorder.c's: a store performed
+ * before an earlier load never sits inside an if or reads a register
+ * that load (or anything between) set.
  */
 static uint32_t rtime[LIT_MAX_PROCS][LIT_MAX_REGS];
 static uint32_t acc[LIT_MAX_PROCS];
