@@ -146,35 +146,44 @@ How to read it:
   primitives or memory model); `pagerace litmus` saves the run's trace.
 - **Sometimes reached** measures how much of LKMM's weakness a model
   covers: sc reaches only outcomes a sequential interleaving gives; tso
-  adds store buffering; weak adds store reordering (MP, 2+2W, S shapes)
-  but performs loads in order and is multi-copy atomic, so load
-  buffering (LB), read-read reordering and non-multi-copy-atomic shapes
-  (IRIW, WRC without a release) are never reached (src/memory/memory.h).
-- **too many CPUs for the model**: under tso and weak a systematic
-  search has room for 24 store-buffer slots (the choice codes interrupts
-  would use); tests of 7 CPUs or more stop at their first run with
-  "unsupported under memory tso" (exit 2).  They run under sc.
-- **incomplete**: the search ran out of its per-test budget (tests of
-  5-16 CPUs with many RCU grace periods and readers: every order of a
-  reader's section against every synchronize_rcu is a distinct
-  execution, and under tso and weak every flush order too).  An
+  adds store buffering (SB, C-WR); weak (src/memory/memory.h) adds store
+  reordering (MP, 2+2W, C-WW), loads that read an older value
+  (src/memory/stale.c: read-read reordering, C-RR, WRC and IRIW without
+  barriers) and, for litmus tests, load buffering
+  (src/litmus/reorder.c: before a load statement a process performs the
+  later stores LKMM's preserved program order does not keep after it --
+  no dependency, fence, release/acquire, lock or RCU boundary between;
+  their flushes decide when they become visible: LB, C-LB, C-RW and
+  C-WW rings).  weak stays multi-copy atomic, keeps a store after an
+  smp_rmb and after an RCU read-side section's end, and orders a store
+  inside an if after the load it depends on: stronger than LKMM, never
+  weaker.
+- **incomplete**: the search ran out of its per-test budget (three
+  quarters of it; the rest samples, below).  Mostly tests of 5-8 CPUs
+  (rings of RCU readers and grace periods: every order of a reader's
+  section against every synchronize_rcu is a distinct execution, and
+  under tso and weak every flush order and older value too).  An
   incomplete Never test reached nothing in what it ran; the statement
   says "incomplete", never "exhaustive".
-- Address dependencies are not tracked per register: every model
-  performs a CPU's loads in program order, so an access that depends on
-  an earlier load (rcu_dereference then a load through the pointer) is
-  always ordered after it: stronger than LKMM, never weaker.
-- Why so few Sometimes are reached: most of the corpus's Sometimes tests
-  are cycles of a read followed by a write on each CPU (the C-LB and
-  C-RW families, RCU and SRCU readers and updaters in a ring): reaching
-  them needs load buffering (a load satisfied after a later store of
-  its CPU became visible), which no model here has (it needs promises or
-  speculation); the C-RR family needs loads reordered with loads.  The
-  store-buffer models reach the store-buffering (C-WR, SB) and
-  store-reordering (C-WW, MP, 2+2W) shapes.  The table below counts the
-  misses under weak by family.
+- Sampling: under tso and weak, a search that stops unfinished leaves
+  the rest of the budget to random runs (the scheduler's coins choose
+  flushes and older values) that stop when the condition is reached:
+  a reached Sometimes is a witness ("reached by sampling"); only a
+  finished search says a condition is never reached.  A finished search
+  samples nothing.
+- Address dependencies are tracked per register (src/litmus/interp.c):
+  an access whose address was computed from a loaded value reads nothing
+  older than that value, and a store whose address or value was computed
+  from a load is never performed before it.
 - Time per 2-4 CPU test counts parsing, the exhaustive search and
-  printing, in the process that runs many tests.
+  printing, in a process that runs 40 tests; a finished search includes
+  no sampling.
+
+History under weak (the whole corpus, LITMUS_BUDGET=0.25 s, 2 processes
+on the shared 2-core machine): store buffers only, 41 of 704 Sometimes
+reached; with stale reads (h14v), 166 (23.6%); with stale reads, load
+buffering and the search before the sampling (h14l, issue 14), the
+table above.  Never reached: 0 in every one of these runs.
 
 ## Unsupported constructs (annotated tests, under sc)
 

@@ -6,8 +6,8 @@
 #    Result: line, and reaches exactly what the model allows (the
 #    expected table below follows from src/memory/memory.h's description
 #    of each model: SB needs a store buffer, MP and 2+2W store reordering,
-#    WRC, IRIW and RCU-nolock loads that read older values (weak), LB
-#    weakness no model has).
+#    WRC, IRIW and RCU-nolock loads that read older values (weak), LB a
+#    store performed before an earlier load (weak: src/litmus/reorder.c)).
 # 2. Planted wrong annotations are disagreements (exit 1) whose traces
 #    replay and show the final state: the check cannot be removed unseen.
 # 3. Bad input: file:line:col: error: ..., unsupported constructs named,
@@ -30,7 +30,7 @@ SB+mbs      agree         agree         agree
 MP          unreached     unreached     agree:r
 MP+wmb+rmb  agree         agree         agree
 MP+rel+acq  agree         agree         agree
-LB          unreached     unreached     unreached
+LB          unreached     unreached     agree:r
 LB+ctrl+data agree        agree         agree
 WRC         unreached     unreached     agree:r
 WRC+rel+rmb agree         agree         agree
@@ -153,10 +153,12 @@ manual/kernel/C-PaulEMcKenney-MP+o-r+a-o.litmus
 manual/kernel/C-PaulEMcKenney-psc+sr-mbonce.litmus
 manual/kernel/C-llist-add-atomic.litmus
 manual/oota/C-AS-OOTA-2.litmus
+manual/oota/C-JO-OOTA-5.litmus
 manual/plain/C-RR-rcuderef.litmus
 manual/plain/C-no-race.litmus
 auto/C-LB-GRR+OB-OB.litmus
 auto/C-LB-LRW+R-Oc+R-Ok.litmus
+auto/C-LB-LRW+O-O+OB-O+OB-O+OB-OB.litmus
 auto/C-RR-G+RR-R+RR-R.litmus
 auto/C-RR-GR+RR-R.litmus
 auto/C-RW-G+RW-R.litmus
@@ -203,9 +205,10 @@ run 2 "$PAGERACE" replay "$tmp/tso4.trace" &&
 	grep -q 'error: a stale read in a trace whose memory model is not weak' "$tmp/err"
 ok $? "a stale read in a tso trace: FILE:LINE:COL: error, exit 2"
 
-# ---- 6. with a time budget under tso/weak, a quarter of it samples
-# (random) first: a reached Sometimes is a witness even when the search
-# cannot finish (here it may run one execution); a Never stays incomplete.
+# ---- 6. with a time budget under tso/weak, what an unfinished search
+# leaves of it samples (random): a reached Sometimes is a witness even
+# when the search cannot finish (here it may run one execution); a Never
+# stays incomplete.
 run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 "$srcdir/tests/litmus/MP.litmus" &&
 	grep -q 'reached by sampling (random, run [0-9]*); search incomplete' "$tmp/out" &&
 	grep -q 'agrees with Result: Sometimes (reached)' "$tmp/out"

@@ -63,8 +63,9 @@ static void litmus_usage(FILE *f)
 "  -n, --max-executions N  stop a test after N executions (default 1000000;\n"
 "                          0: no limit); it is then 'incomplete'\n"
 "  -t, --time-budget SECS  stop a test after SECS seconds (default: none);\n"
-"                          under tso and weak its first quarter samples\n"
-"                          (random) until the condition is reached\n"
+"                          under tso and weak, a search unfinished after\n"
+"                          three quarters of it leaves the rest to sampled\n"
+"                          runs (random) until the condition is reached\n"
 "      --max-steps N       a run longer than N steps is a livelock\n"
 "      --trace-dir DIR     where disagreements' traces go (default\n"
 "                          ./" LITMUS_TRACE_DIR ")\n"
@@ -176,17 +177,18 @@ static const char *expect_name(enum lit_expect x)
 }
 
 /*
- * Under tso and weak with a time budget (the corpus run), the first
- * quarter of it goes to sampled runs (random: flushes and stale reads by
- * the scheduler's coins), stopping at the first run that reaches the
+ * Under tso and weak with a time budget (the corpus run), when the
+ * exhaustive search stopped unfinished (three quarters of the budget
+ * spent, or the execution budget), the rest of the time goes to sampled runs (random: flushes and stale reads by the
+ * scheduler's coins), until @deadline or the first run that reaches the
  * condition or fails: a reached condition is a real witness, which the
- * exhaustive search may not meet before its budget ends; only that
- * search may say a condition is never reached.  Returns 1 + the run
- * that reached it, or 0.
+ * search may not have met; only the search may say a condition is never
+ * reached.  A search that completes needs no sampling: it saw every
+ * class of executions.  Returns 1 + the run that reached it, or 0.
  */
 static uint64_t sample(const struct litmus_opts *o, const struct target *tg,
 		       struct pr_run_options *ro, struct pr_schedule *rec,
-		       double t0, struct pr_run_result *first, char *trace,
+		       double deadline, struct pr_run_result *first, char *trace,
 		       size_t tracelen, uint64_t *failed, uint64_t *other,
 		       uint64_t *stuck)
 {
@@ -202,7 +204,7 @@ static uint64_t sample(const struct litmus_opts *o, const struct target *tg,
 	if (!st)
 		return 0;
 	so.strategy = "random";
-	for (run = 0; !(run & 15) ? now() - t0 < o->time_budget / 4 : 1; run++) {
+	for (run = 0; !(run & 15) ? now() < deadline : 1; run++) {
 		struct pr_run_result res;
 
 		pr_run_once(tg->prog, st, ro, 0, run, rec, &res);
@@ -244,7 +246,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	uint64_t run, failed = 0, other = 0, stuck = 0;
 	int too_big = 0;
 	double t0 = now(), t1;
-	int complete, stop_time = 0;
+	int complete, stop_time = 0, sampling;
+	double search_budget;
 	uint64_t sampled = 0;	/* 1 + the sampled run that reached it */
 	enum verdict v;
 
@@ -271,17 +274,16 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	pr_schedule_init(&rec);
 	litmus_outcomes_reset(l);
 	memset(&first, 0, sizeof(first));
-	if (o->time_budget > 0 && strcmp(o->memory, "sc") != 0)
-		sampled = sample(o, &tg, &ro, &rec, t0, &first, trace,
-				 sizeof(trace), &failed, &other, &stuck);
-	for (run = 0; !strat->ops->exhausted(strat) && !failed && !other &&
-	     !(sampled && litmus_hits(l)); run++) {
+	/* Sampling gets what the search leaves of the budget (sample()). */
+	sampling = o->time_budget > 0 && strcmp(o->memory, "sc") != 0;
+	search_budget = sampling ? o->time_budget * 3 / 4 : o->time_budget;
+	for (run = 0; !strat->ops->exhausted(strat) && !failed && !other; run++) {
 		struct pr_run_result res;
 
 		if (o->max_execs && run >= o->max_execs)
 			break;
 		if (o->time_budget > 0 && (run & 15) == 0 &&
-		    now() - t0 > o->time_budget) {
+		    now() - t0 > search_budget) {
 			stop_time = 1;
 			break;
 		}
@@ -315,6 +317,11 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 				trace[0] = '\0';
 		}
 	}
+	if (!strat->ops->exhausted(strat) && sampling && !failed && !other &&
+	    !too_big &&
+	    !(litmus_hits(l) && litmus_expect(l) == LIT_EXPECT_SOMETIMES))
+		sampled = sample(o, &tg, &ro, &rec, t0 + o->time_budget, &first,
+				 trace, sizeof(trace), &failed, &other, &stuck);
 	t1 = now();
 	strat->ops->coverage(strat, &cov);
 	complete = !too_big && cov.complete && strat->ops->exhausted(strat);

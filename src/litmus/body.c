@@ -387,18 +387,37 @@ struct lit_stmt *lit_parse_block(struct lit_parser *p)
 
 	lit_expect(p, "{");
 	while (!lit_is(&p->tok, "}")) {
+		struct lit_stmt *s;
+		int k;
+
 		if (p->tok.kind == T_EOF)
 			lit_fail_at(p, &p->tok, "unterminated block: expected '}'");
-		if (b->n == cap) {
+		/*
+		 * A nested block (a declaration's initialisers, "{ ... }") is
+		 * spliced in: registers have no scopes, so nothing changes,
+		 * and a body is one straight list of statements, which the
+		 * load-buffering rules (reorder.c) scan.
+		 */
+		s = stmt(p);
+		k = s->kind == ST_BLOCK ? s->n : 1;
+		if (b->n + k > cap) {
 			struct lit_stmt **n;
 
 			cap = cap ? 2 * cap : 8;
+			while (b->n + k > cap)
+				cap *= 2;
 			n = lit_alloc(p, (size_t)cap * sizeof(*n));
 			if (b->n)
 				memcpy(n, items, (size_t)b->n * sizeof(*n));
 			items = n;
 		}
-		items[b->n++] = stmt(p);
+		if (s->kind == ST_BLOCK) {
+			if (k)
+				memcpy(items + b->n, s->body, (size_t)k * sizeof(*items));
+			b->n += k;
+		} else {
+			items[b->n++] = s;
+		}
 	}
 	lit_next(p);
 	b->body = items;

@@ -76,12 +76,33 @@ struct lit_expr {
 
 enum lit_st { ST_EXPR, ST_IF, ST_BLOCK, ST_NOP };
 
+/*
+ * What a statement is to the load-buffering rules (reorder.c), set by
+ * lit_lb_classify once a test is parsed.
+ */
+enum lit_lbc {
+	LBC_OTHER = 0,		/* anything else: nothing moves past it */
+	LBC_NOP,		/* nothing at all */
+	LBC_PURE,		/* register arithmetic: "r = e", no access */
+	LBC_LOAD,		/* "r = READ_ONCE(*a)", "r = *a", rcu_dereference */
+	LBC_STORE,		/* "WRITE_ONCE(*a, v)", "*a = v" */
+	LBC_RMB,		/* smp_rmb() (nothing passes it: reorder.c) */
+	LBC_WMB,		/* smp_wmb(): stores against stores only */
+	LBC_IF,			/* if/else on an access-free condition */
+};
+
 struct lit_stmt {
 	enum lit_st kind;
 	struct lit_expr *e;
 	struct lit_stmt *then, *els;
 	struct lit_stmt **body;
 	int n;
+	/* reorder.c: class, address and value (access-free expressions),
+	 * the registers they read (bit r), the register it sets or -1 */
+	uint8_t lbc;
+	int8_t dreg;
+	struct lit_expr *addr, *val;
+	uint64_t areads, vreads;
 };
 
 struct lit_proc {
@@ -211,6 +232,9 @@ struct lit_prim {
 	int code;
 };
 const struct lit_prim *lit_prim_find(const char *name);
+/* What primitive @code is to reorder.c: LBC_LOAD (a relaxed load),
+ * LBC_STORE (a relaxed store), LBC_RMB, LBC_WMB, else LBC_OTHER. */
+int lit_prim_class(int code);
 
 /* interp.c */
 intptr_t lit_eval(struct litmus *l, int proc, intptr_t *regs,
@@ -230,6 +254,37 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 /* interp.c: a location's cell from an address value (fails the run). */
 struct lit_cell;
 struct lit_cell *lit_cell_of(struct litmus *l, int proc, intptr_t addr);
+
+/* interp.c: an access-free expression's value now (reorder.c); -1 if
+ * it cannot be computed without failing. */
+int lit_eval_pure(int proc, const struct lit_expr *e, intptr_t *out);
+/* interp.c: is @addr a location's address (what "&x" evaluates to)? */
+int lit_is_location(const struct litmus *l, intptr_t addr);
+/* interp.c: the dependency collector's value saved by lit_dep_begin. */
+void lit_dep_restore(int proc, uint32_t saved);
+/* interp.c: run one statement of @proc (reorder.c runs a store early). */
+void lit_exec(struct litmus *l, int proc, const struct lit_stmt *s);
+
+/*
+ * reorder.c: load buffering under weak.  Before a load statement a
+ * process performs the later stores that LKMM's preserved program order
+ * does not keep after it (the rules are there).
+ */
+void lit_lb_classify(struct litmus *l);
+/* Every run (setup): on under weak only; forget what moved. */
+void lit_lb_reset(struct litmus *l);
+/* Is load buffering on in this run? */
+extern int lit_lb_on;
+/* Set while @proc performs a store early: its address dependency is
+ * applied later, where it stands (lit_lb_skip). */
+extern uint8_t lit_lb_now[LIT_MAX_PROCS];
+/* Statement @i of @blk is a load statement: perform early what may go. */
+void lit_lb_early(struct litmus *l, int proc, const struct lit_stmt *blk,
+		  int i);
+/* Was @s performed early (then skip it, once)? */
+int lit_lb_skip(int proc, const struct lit_stmt *s);
+/* interp.c: the memory time register @r's value was computed from. */
+uint32_t lit_reg_time(int proc, int r);
 
 /* interp.c: "0:r0=1; x=2", a state as the condition reads it. */
 void litmus_state_text(const struct litmus *l, const struct lit_val *st,

@@ -26,7 +26,9 @@ static intptr_t regs[LIT_MAX_PROCS][LIT_MAX_REGS];
  * expression being evaluated (lit_dep_*).  An access whose address was
  * computed from loaded values reads nothing older than they (LKMM's
  * addr dependency; stronger: it also orders the CPU's later loads).
- * Control dependencies need nothing: stores never pass earlier loads.
+ * Control and data dependencies are reorder.c's: a store performed
+ * before an earlier load never sits inside an if or reads a register
+ * that load (or anything between) set.
  */
 static uint32_t rtime[LIT_MAX_PROCS][LIT_MAX_REGS];
 static uint32_t acc[LIT_MAX_PROCS];
@@ -37,6 +39,16 @@ uint32_t lit_dep_begin(int proc)
 
 	acc[proc] = 0;
 	return saved;
+}
+
+uint32_t lit_reg_time(int proc, int r)
+{
+	return rtime[proc][r];
+}
+
+void lit_dep_restore(int proc, uint32_t saved)
+{
+	acc[proc] = saved;
 }
 
 uint32_t lit_dep_end(int proc, uint32_t saved)
@@ -63,6 +75,14 @@ struct lit_cell *lit_cell_of(struct litmus *l, int proc, intptr_t addr)
 	pr_fail("litmus-bad-pointer", NULL,
 		"P%d used %lld as a pointer: it is not a location's address",
 		proc, (long long)addr);
+}
+
+int lit_is_location(const struct litmus *l, intptr_t addr)
+{
+	uintptr_t base = (uintptr_t)cells, a = (uintptr_t)addr;
+
+	return a >= base && a < base + (uintptr_t)l->nlocs * sizeof(cells[0]) &&
+	       (a - base) % sizeof(cells[0]) == 0;
 }
 
 static intptr_t address(int loc)
@@ -110,6 +130,55 @@ static intptr_t binop(int proc, int op, intptr_t a, intptr_t b)
 	if (!strcmp(o, ">")) return a > b;
 	if (!strcmp(o, ">=")) return a >= b;
 	return 0;
+}
+
+/*
+ * An access-free expression (reorder.c: registers as they are now):
+ * 0 and its value in *@out, or -1 when it cannot be computed without
+ * failing (a division by zero) or is not access-free.
+ */
+int lit_eval_pure(int proc, const struct lit_expr *e, intptr_t *out)
+{
+	intptr_t a, b, c;
+
+	switch (e->kind) {
+	case EX_NUM:
+		*out = (intptr_t)e->num;
+		return 0;
+	case EX_REG:
+		*out = regs[proc][e->idx];
+		return 0;
+	case EX_LOC:
+		*out = address(e->idx);
+		return 0;
+	case EX_UN:
+		if (lit_eval_pure(proc, e->a, &a))
+			return -1;
+		*out = e->op == '-' ? (intptr_t)(0 - (uintptr_t)a) :
+		       e->op == '!' ? !a : ~a;
+		return 0;
+	case EX_BIN:
+		if (lit_eval_pure(proc, e->a, &a) || lit_eval_pure(proc, e->b, &b))
+			return -1;
+		if ((e->op == '/' || e->op == '%') &&
+		    (b == 0 || (b == -1 && a == INTPTR_MIN)))
+			return -1;
+		if (e->op == ('&' | '&' << 8))
+			*out = a && b;
+		else if (e->op == ('|' | '|' << 8))
+			*out = a || b;
+		else
+			*out = binop(proc, e->op, a, b);
+		return 0;
+	case EX_COND:
+		if (lit_eval_pure(proc, e->a, &a) || lit_eval_pure(proc, e->b, &b) ||
+		    lit_eval_pure(proc, e->c, &c))
+			return -1;
+		*out = a ? b : c;
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 /* Plain C accesses "r = *p" and "*p = v": kernel/access.h's LOAD, STORE. */
@@ -170,7 +239,7 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 			saved = lit_dep_begin(proc);
 			at = lit_eval(l, proc, r, e->a->a);
 			t = lit_dep_end(proc, saved);
-			if (pr_mem_on)
+			if (pr_mem_on && !lit_lb_now[proc])
 				pr_mem_dep(t);
 			plain_store(&lit_cell_of(l, proc, at)->v, a);
 		}
@@ -191,7 +260,7 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 	return 0;
 }
 
-static void exec(struct litmus *l, int proc, const struct lit_stmt *s)
+void lit_exec(struct litmus *l, int proc, const struct lit_stmt *s)
 {
 	switch (s->kind) {
 	case ST_NOP:
@@ -201,13 +270,25 @@ static void exec(struct litmus *l, int proc, const struct lit_stmt *s)
 		break;
 	case ST_IF:
 		if (lit_eval(l, proc, regs[proc], s->e))
-			exec(l, proc, s->then);
+			lit_exec(l, proc, s->then);
 		else if (s->els)
-			exec(l, proc, s->els);
+			lit_exec(l, proc, s->els);
 		break;
 	case ST_BLOCK:
-		for (int i = 0; i < s->n; i++)
-			exec(l, proc, s->body[i]);
+		for (int i = 0; i < s->n; i++) {
+			const struct lit_stmt *t = s->body[i];
+
+			/* Under weak, load buffering (reorder.c): before a
+			 * load, the stores that may go first; a store
+			 * performed so is skipped when reached. */
+			if (lit_lb_on) {
+				if (lit_lb_skip(proc, t))
+					continue;
+				if (t->lbc == LBC_LOAD)
+					lit_lb_early(l, proc, s, i);
+			}
+			lit_exec(l, proc, t);
+		}
 		break;
 	}
 }
@@ -218,7 +299,7 @@ static void body(void *arg)
 {
 	int proc = (int)(intptr_t)arg;
 
-	exec(running, proc, running->proc[proc].body);
+	lit_exec(running, proc, running->proc[proc].body);
 }
 
 /* Stable names for reports: "x", and "x.lock" for a spinlock's word. */
@@ -247,6 +328,7 @@ static void setup(void *arg)
 	static char names[LIT_MAX_PROCS][8];
 
 	running = l;
+	lit_lb_reset(l);
 	kernel_reset(l->nprocs);
 	kernel_set_obj_resolver(name_cell);
 	/* Only the cells this test uses; an SRCU domain only where one is. */
@@ -265,7 +347,8 @@ static void setup(void *arg)
 		for (int r = 0; r < LIT_MAX_REGS; r++)
 			regs[p][r] = r < l->proc[p].nregs ?
 				initial(&l->proc[p].reginit[r]) : 0;
-		snprintf(names[p], sizeof(names[p]), "P%d", p);
+		if (!names[p][0])	/* the same every run: made once */
+			snprintf(names[p], sizeof(names[p]), "P%d", p);
 		pr_spawn(names[p], body, (void *)(intptr_t)p, 0);
 	}
 }
@@ -330,6 +413,7 @@ static void finish(void *arg)
 
 void litmus_program(struct litmus *l, struct pr_program *prog)
 {
+	lit_lb_classify(l);
 	memset(prog, 0, sizeof(*prog));
 	prog->name = l->name;
 	prog->summary = "a litmus test";

@@ -94,6 +94,17 @@ static const struct lit_prim prims[] = {
 	{ "smp_mb__after_srcu_read_unlock", 0, 0, P_MB },
 };
 
+int lit_prim_class(int code)
+{
+	switch (code) {
+	case P_READ_ONCE: case P_RCU_DEREF: return LBC_LOAD;
+	case P_WRITE_ONCE: return LBC_STORE;
+	case P_RMB: return LBC_RMB;
+	case P_WMB: return LBC_WMB;
+	}
+	return LBC_OTHER;
+}
+
 const struct lit_prim *lit_prim_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(prims) / sizeof(prims[0]); i++)
@@ -235,7 +246,9 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 	}
 	if (pos >= 0) {
 		c = lit_cell_of(l, proc, a[pos]);
-		if (pr_mem_on)	/* an address dependency (interp.c) */
+		/* An address dependency (interp.c); a store performed early
+		 * gets it where it stands (reorder.c). */
+		if (pr_mem_on && !lit_lb_now[proc])
 			pr_mem_dep(t[pos]);
 	}
 	v = call(l, proc, e, a, c);

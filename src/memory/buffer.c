@@ -542,7 +542,11 @@ PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
 
 PR_NO_TSAN static void hook_reset(void)
 {
-	memset(buf, 0, sizeof(buf));
+	/* Only the buffers a run used (a store or an smp_wmb): the others
+	 * are still all zero, and a litmus search runs thousands of runs. */
+	for (int c = 0; c < PR_MAX_CTX; c++)
+		if (buf[c].seq || buf[c].group)
+			memset(&buf[c], 0, sizeof(buf[c]));
 	busy = 0;
 	waiters = 0;
 	if (stale)

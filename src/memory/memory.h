@@ -64,7 +64,9 @@
  * What weak forbids that LKMM allows (stronger is sound, weaker would be
  * a bug): load buffering (a store is never visible before an earlier
  * load of its CPU was performed: LB and its relatives are never
- * observed); memory is multi-copy atomic (IRIW without smp_mb, WRC
+ * observed -- except in litmus tests, whose interpreter performs a
+ * later store before a load when ppo allows it, src/litmus/reorder.c);
+ * memory is multi-copy atomic (IRIW without smp_mb, WRC
  * whose middle CPU has no ordering are never observed); spin_unlock is
  * a full barrier; an address dependency orders every later load of the
  * CPU, not only the dependent one; _acquire RMWs are full barriers; a
