@@ -38,6 +38,8 @@ struct entry {
 struct buffer {
 	struct entry e[PR_MEM_SLOTS];
 	unsigned used;		/* slot mask */
+	unsigned fmask;		/* flushable slots, when fvalid */
+	int fvalid;		/* fmask is up to date (a store or flush clears) */
 	uint32_t group;
 	uint64_t seq;		/* stores made so far */
 };
@@ -47,6 +49,7 @@ static int model;
 static int stale;		/* weak: loads may read older values */
 static struct buffer buf[PR_MAX_CTX];
 static uint64_t busy;		/* contexts with a nonempty buffer */
+static uint64_t touched;	/* buffers used this run (hook_reset) */
 static int waiters;		/* contexts sleeping in wait_upto, drain_all */
 static pr_mem_logger logger;
 
@@ -94,29 +97,6 @@ static int oldest(const struct buffer *b)
 }
 
 /*
- * May slot @s of @b reach memory now?  tso: only the oldest.  weak: when
- * no older store is to an overlapping location or in an earlier group,
- * and, for a release, when no older store is left at all.
- */
-static int eligible(const struct buffer *b, int s)
-{
-	const struct entry *e = &b->e[s];
-
-	if (model == PR_MEM_TSO)
-		return oldest(b) == s;
-	for (int t = 0; t < PR_MEM_SLOTS; t++) {
-		const struct entry *d = &b->e[t];
-
-		if (t == s || !(b->used & (1u << t)) || d->seq > e->seq)
-			continue;
-		if (e->release || d->group != e->group ||
-		    overlap(d->addr, d->size, e->addr, e->size))
-			return 0;
-	}
-	return 1;
-}
-
-/*
  * A flush: always a scheduling decision of its own (hook_flush), never
  * done inside a context's step, so that dfs and dpor see every store's
  * way to memory as a step they can order.  Its effects for dpor
@@ -130,13 +110,14 @@ static void write_out(int ctx, int s)
 
 	if (stale)
 		stale_write(ctx, e->addr, e->size, &e->val, e->step);
-	memcpy(e->addr, &e->val, e->size);
+	mem_copy(e->addr, &e->val, e->size);
 	pr_effect(e->addr, e->size, PR_EFF_WRITE);
 	/* Its slot only: flushes of other slots may commute (rule 6). */
 	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
 	if (logger)
 		log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
 	b->used &= ~(1u << s);
+	b->fvalid = 0;
 	e->size = 0;
 	if (!b->used)
 		busy &= ~((uint64_t)1 << ctx);
@@ -192,17 +173,19 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 	struct buffer *b;
 
 	if (c < 0) {
-		memcpy(out, addr, size);
+		mem_copy(out, addr, size);
 		return;
 	}
 	b = &buf[c];
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) &&
-		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+	for (unsigned m = b->used; m; m &= m - 1) {
+		int s = __builtin_ctz(m);
+
+		if (overlap(b->e[s].addr, b->e[s].size, addr, size) &&
 		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
 			hit = s;
+	}
 	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size) {
-		memcpy(out, &b->e[hit].val, size);
+		mem_copy(out, &b->e[hit].val, size);
 		if (logger)
 			log_ev(PR_ME_FORWARD, c, c, &b->e[hit], b->e[hit].val);
 		if (stale)
@@ -211,14 +194,14 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 	}
 	if (hit >= 0)	/* only if a handler stored since pr_mem_prepare */
 		wait_upto(c, b->e[hit].seq);
-	memcpy(out, addr, size);
+	mem_copy(out, addr, size);
 	if (stale)
 		stale_load(c, addr, size, out, order, 0);
 	if (logger && size <= 8) {
 		/* Another CPU's newer store still buffered: say so. */
 		uint64_t seen = 0;
 
-		memcpy(&seen, out, size);
+		mem_copy(&seen, out, size);
 		for (int o = 0; o < PR_MAX_CTX; o++) {
 			const struct buffer *ob = &buf[o];
 
@@ -241,7 +224,7 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	struct entry *e;
 
 	if (c < 0) {
-		memcpy(addr, val, size);
+		mem_copy(addr, val, size);
 		return;
 	}
 	b = &buf[c];
@@ -250,7 +233,7 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 		wait_drained(c);
 		if (stale)
 			stale_write(c, addr, size, val, pr_step());
-		memcpy(addr, val, size);
+		mem_copy(addr, val, size);
 		return;
 	}
 	s = (int)(b->seq % PR_MEM_SLOTS);
@@ -263,10 +246,12 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	e->group = b->group;
 	e->seq = b->seq++;
 	e->val = 0;
-	memcpy(&e->val, val, size);
+	mem_copy(&e->val, val, size);
 	e->step = pr_step();
 	b->used |= 1u << s;
+	b->fvalid = 0;
 	busy |= (uint64_t)1 << c;
+	touched |= (uint64_t)1 << c;
 	if (logger)
 		log_ev(PR_ME_STORE, c, -1, e, 0);
 	pr_sched_mem_changed();
@@ -301,9 +286,9 @@ static int own_store(int c, const void *addr, size_t size)
 {
 	const struct buffer *b = &buf[c];
 
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) &&
-		    overlap(b->e[s].addr, b->e[s].size, addr, size))
+	for (unsigned m = b->used; m; m &= m - 1)
+		if (overlap(b->e[__builtin_ctz(m)].addr,
+			    b->e[__builtin_ctz(m)].size, addr, size))
 			return 1;
 	return 0;
 }
@@ -314,11 +299,13 @@ static int partial(int c, const void *addr, size_t size)
 	const struct buffer *b = &buf[c];
 	int hit = -1;
 
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) &&
-		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+	for (unsigned m = b->used; m; m &= m - 1) {
+		int s = __builtin_ctz(m);
+
+		if (overlap(b->e[s].addr, b->e[s].size, addr, size) &&
 		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
 			hit = s;
+	}
 	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size)
 		return -1;
 	return hit;
@@ -374,8 +361,10 @@ PR_NO_TSAN void pr_mem_fence(int fence)
 		return;
 	if (fence == PR_MF_MB)
 		wait_drained(c);
-	else if (fence == PR_MF_WMB)
+	else if (fence == PR_MF_WMB) {
 		buf[c].group++;
+		touched |= (uint64_t)1 << c;
+	}
 	/* smp_mb, smp_rmb: later loads read no older than earlier ones. */
 	if (stale)
 		stale_fence(c, fence);
@@ -509,14 +498,68 @@ PR_NO_TSAN static uint64_t hook_busy(void)
 	return busy;
 }
 
-PR_NO_TSAN static unsigned hook_flushable(int ctx)
+/* tso: the oldest store only. */
+static unsigned flushable_tso(const struct buffer *b)
 {
-	const struct buffer *b = &buf[ctx];
+	int s = oldest(b);
+
+	return s < 0 ? 0 : 1u << s;
+}
+
+/*
+ * weak: which stores may reach memory now: one whose every older store of
+ * its CPU (1) is to another location (coherence) and (2) is not separated
+ * from it by an smp_wmb, smp_mb or release; a release store only when no
+ * older store is left.  Every slot in one pass.  A CPU's n-th store sits
+ * in slot n mod PR_MEM_SLOTS until flushed (pr_mem_store waits for the
+ * slot), so its buffered stores are among the last PR_MEM_SLOTS it made
+ * and walking those sequence numbers visits them oldest first.  Groups
+ * only grow with the sequence, so "every older store is in my group" is
+ * "the oldest one is".
+ */
+static unsigned flushable_weak(const struct buffer *b)
+{
+	int older[PR_MEM_SLOTS], n = 0;
+	uint32_t g0 = 0;
 	unsigned m = 0;
 
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) && eligible(b, s))
+	for (uint64_t k = b->seq > PR_MEM_SLOTS ? b->seq - PR_MEM_SLOTS : 0;
+	     k < b->seq; k++) {
+		int s = (int)(k % PR_MEM_SLOTS), ok = 1;
+		const struct entry *e = &b->e[s];
+
+		if (!(b->used & (1u << s)) || e->seq != k)
+			continue;
+		if (!n)
+			g0 = e->group;
+		else if (e->release || e->group != g0)
+			ok = 0;
+		for (int i = 0; ok && i < n; i++)
+			if (overlap(b->e[older[i]].addr, b->e[older[i]].size,
+				    e->addr, e->size))
+				ok = 0;
+		if (ok)
 			m |= 1u << s;
+		older[n++] = s;
+	}
+	return m;
+}
+
+/*
+ * Asked at every decision for every nonempty buffer; the answer changes
+ * only with a store or a flush (it depends on the entries alone),
+ * so it is kept until then.
+ */
+PR_NO_TSAN static unsigned hook_flushable(int ctx)
+{
+	struct buffer *b = &buf[ctx];
+	unsigned m = 0;
+
+	if (b->fvalid)
+		return b->fmask;
+	m = model == PR_MEM_TSO ? flushable_tso(b) : flushable_weak(b);
+	b->fmask = m;
+	b->fvalid = 1;
 	return m;
 }
 
@@ -537,12 +580,25 @@ PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
 	*size = b->e[slot].size;
 	*order = b->e[slot].group * 2u +
 		 (b->e[slot].release || model == PR_MEM_TSO);
-	return eligible(b, slot) ? 0 : -1;
+	return hook_flushable(ctx) & (1u << slot) ? 0 : -1;
 }
 
 PR_NO_TSAN static void hook_reset(void)
 {
-	memset(buf, 0, sizeof(buf));
+	/*
+	 * Only the buffers this run used: a slot is taken only while its
+	 * bit in @used is set, so a buffer is empty with used, seq and group
+	 * zero whatever its entries still hold.
+	 */
+	for (uint64_t m = touched; m; m &= m - 1) {
+		struct buffer *b = &buf[__builtin_ctzll(m)];
+
+		b->used = 0;
+		b->fvalid = 0;
+		b->group = 0;
+		b->seq = 0;
+	}
+	touched = 0;
 	busy = 0;
 	waiters = 0;
 	if (stale)

@@ -14,6 +14,35 @@
 /* Contexts that may read older values (the others read the newest). */
 #define STALE_CPUS	8
 
+/*
+ * Copy / compare @n bytes: the model's locations are 1, 2, 4 or 8 bytes,
+ * and a call to the C library's memcpy per access was a tenth of weak's
+ * cost per step (bench/RESULTS.md); these compile to single moves.
+ */
+static inline __attribute__((always_inline)) void
+mem_copy(void *d, const void *s, size_t n)
+{
+	switch (n) {
+	case 1: __builtin_memcpy(d, s, 1); break;
+	case 2: __builtin_memcpy(d, s, 2); break;
+	case 4: __builtin_memcpy(d, s, 4); break;
+	case 8: __builtin_memcpy(d, s, 8); break;
+	default: __builtin_memcpy(d, s, n);
+	}
+}
+
+static inline __attribute__((always_inline)) int
+mem_same(const void *a, const void *b, size_t n)
+{
+	switch (n) {
+	case 1: return !__builtin_memcmp(a, b, 1);
+	case 2: return !__builtin_memcmp(a, b, 2);
+	case 4: return !__builtin_memcmp(a, b, 4);
+	case 8: return !__builtin_memcmp(a, b, 8);
+	default: return !__builtin_memcmp(a, b, n);
+	}
+}
+
 /* The logger, for stale.c's reports (buffer.c owns it). */
 struct pr_mem_event;
 void mem_log(const struct pr_mem_event *ev);
