@@ -7,6 +7,12 @@
  *
  * Each figure is the median of 5 repetitions of RUNS runs (default 20000;
  * usage: bench_memory [RUNS]).
+ *
+ * Timings on the shared machine move by 20-30%; instruction counts do
+ * not.  "bench_memory --one MODEL PROGRAM RUNS" runs only that (one
+ * repetition, no timing) and prints its step count, for
+ * valgrind --tool=callgrind: Ir per step = Ir / steps (bench/RESULTS.md,
+ * "Weak memory: instructions per step", has the script).
  */
 #include "memory/memory.h"
 #include "programs/programs.h"
@@ -15,6 +21,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define REPS	5
@@ -70,18 +77,56 @@ static void measure(const struct pr_program *prog, int model, uint64_t runs,
 	pr_mem_select(PR_MEM_SC);
 }
 
+static const struct pr_program *const progs[] = {
+	&pr_prog_pc_mixed, &pr_prog_pc_lookup_truncate,
+	&pr_prog_pc_add_lookup, &pr_prog_pc_reclaim_lookup,
+};
+#define NPROGS	(sizeof(progs) / sizeof(*progs))
+
+/* --one MODEL PROGRAM RUNS: those runs only, their total step count. */
+static int one(const char *model, const char *name, uint64_t runs)
+{
+	const struct pr_program *prog = NULL;
+	struct pr_run_options o;
+	struct pr_schedule rec;
+	struct pr_strategy *s;
+	struct pr_run_result res;
+	uint64_t steps = 0;
+	int m = pr_mem_parse(model);
+
+	for (size_t i = 0; i < NPROGS; i++)
+		if (!strcmp(progs[i]->name, name))
+			prog = progs[i];
+	if (m < 0 || !prog) {
+		fprintf(stderr, "bench_memory: --one MODEL PROGRAM RUNS\n");
+		return 2;
+	}
+	pr_run_options_default(&o);
+	pr_schedule_init(&rec);
+	pr_mem_select(m);
+	s = pr_strategy_create("random", NULL);
+	for (uint64_t r = 0; r < runs; r++) {
+		pr_run_once(prog, s, &o, 1, r, &rec, &res);
+		steps += res.steps;
+	}
+	s->ops->destroy(s);
+	pr_schedule_free(&rec);
+	printf("%s %s runs %llu steps %llu\n", name, model,
+	       (unsigned long long)runs, (unsigned long long)steps);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct pr_program *const progs[] = {
-		&pr_prog_pc_mixed, &pr_prog_pc_lookup_truncate,
-		&pr_prog_pc_add_lookup, &pr_prog_pc_reclaim_lookup,
-	};
 	uint64_t runs = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000;
 	double worst = 0;
 
+	if (argc == 5 && !strcmp(argv[1], "--one"))
+		return one(argv[2], argv[3], strtoull(argv[4], NULL, 10));
+
 	printf("| workload | model | steps/run | ns/step | runs/s | ns/step vs sc |\n");
 	printf("|---|---|---|---|---|---|\n");
-	for (size_t i = 0; i < sizeof(progs) / sizeof(*progs); i++) {
+	for (size_t i = 0; i < NPROGS; i++) {
 		double base = 0;
 
 		for (int m = PR_MEM_SC; m <= PR_MEM_WEAK; m++) {

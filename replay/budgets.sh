@@ -73,6 +73,7 @@ fix_of() {
 	f4-*) echo -K gang-empty-exit ;;
 	f5-*) echo -K insert-release ;;
 	f9-*) echo -p merged ;;
+	f11-*) echo -K spec-rmb ;;
 	esac
 }
 

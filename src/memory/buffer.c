@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * buffer.c - per-CPU store buffers for the tso and weak models (memory.h
- * states what each model allows and forbids).
+ * buffer.c - per-CPU store buffers for the tso and weak models, the
+ * CPUs' side: loads, stores, RMWs, barriers and locks (memory.h states
+ * what each model allows and forbids; flush.c is the scheduler's side:
+ * which stores may be flushed, and flushing them).
  *
  * A buffer has PR_MEM_SLOTS slots.  A CPU's n-th store goes into slot
  * n mod PR_MEM_SLOTS and keeps it until flushed, so a flush choice's code
@@ -25,33 +27,17 @@
 
 #include <string.h>
 
-struct entry {
-	void *addr;
-	uint8_t size;		/* 1, 2, 4 or 8; 0: slot free */
-	uint8_t release;	/* waits for every older store */
-	uint32_t group;		/* the CPU's smp_wmb count at the store */
-	uint64_t seq;		/* program order */
-	uint64_t val;		/* the bytes, as memcpy'd */
-	uint64_t step;		/* pr_step() at the store, for reports */
-};
-
-struct buffer {
-	struct entry e[PR_MEM_SLOTS];
-	unsigned used;		/* slot mask */
-	uint32_t group;
-	uint64_t seq;		/* stores made so far */
-};
-
 int pr_mem_on;
-static int model;
-static int stale;		/* weak: loads may read older values */
-static struct buffer buf[PR_MAX_CTX];
-static uint64_t busy;		/* contexts with a nonempty buffer */
-static int waiters;		/* contexts sleeping in wait_upto, drain_all */
-static pr_mem_logger logger;
+int mem_model;
+int mem_stale;
+struct buffer mem_buf[PR_MAX_CTX];
+uint64_t mem_busy;
+uint64_t mem_touched;
+int mem_waiters;
+pr_mem_logger mem_logger;
 
-static void log_ev(int kind, int ctx, int reader, const struct entry *e,
-		   uint64_t seen)
+void mem_log_ev(int kind, int ctx, int reader, const struct entry *e,
+		uint64_t seen)
 {
 	struct pr_mem_event ev = {
 		.kind = kind, .ctx = ctx, .reader = reader, .addr = e->addr,
@@ -59,30 +45,22 @@ static void log_ev(int kind, int ctx, int reader, const struct entry *e,
 		.store_step = e->step, .step = pr_step(),
 	};
 
-	logger(&ev);
+	mem_logger(&ev);
 }
 
 PR_NO_TSAN void mem_log(const struct pr_mem_event *ev)
 {
-	if (logger)
-		logger(ev);
+	if (mem_logger)
+		mem_logger(ev);
 }
 
 PR_NO_TSAN int mem_logging(void)
 {
-	return logger != NULL;
-}
-
-/* Do [a, a+n) and [b, b+m) overlap? */
-static int overlap(const void *a, size_t n, const void *b, size_t m)
-{
-	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-	return x < y + m && y < x + n;
+	return mem_logger != NULL;
 }
 
 /* The slot of @b's oldest store, or -1. */
-static int oldest(const struct buffer *b)
+int mem_oldest(const struct buffer *b)
 {
 	int best = -1;
 
@@ -91,62 +69,6 @@ static int oldest(const struct buffer *b)
 		    (best < 0 || b->e[s].seq < b->e[best].seq))
 			best = s;
 	return best;
-}
-
-/*
- * May slot @s of @b reach memory now?  tso: only the oldest.  weak: when
- * no older store is to an overlapping location or in an earlier group,
- * and, for a release, when no older store is left at all.
- */
-static int eligible(const struct buffer *b, int s)
-{
-	const struct entry *e = &b->e[s];
-
-	if (model == PR_MEM_TSO)
-		return oldest(b) == s;
-	for (int t = 0; t < PR_MEM_SLOTS; t++) {
-		const struct entry *d = &b->e[t];
-
-		if (t == s || !(b->used & (1u << t)) || d->seq > e->seq)
-			continue;
-		if (e->release || d->group != e->group ||
-		    overlap(d->addr, d->size, e->addr, e->size))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * A flush: always a scheduling decision of its own (hook_flush), never
- * done inside a context's step, so that dfs and dpor see every store's
- * way to memory as a step they can order.  Its effects for dpor
- * (effects.h): the bytes written, the buffer's state (which a draining
- * context reads, wait_upto) and the wake-up of a context waiting for it.
- */
-static void write_out(int ctx, int s)
-{
-	struct buffer *b = &buf[ctx];
-	struct entry *e = &b->e[s];
-
-	if (stale)
-		stale_write(ctx, e->addr, e->size, &e->val, e->step);
-	memcpy(e->addr, &e->val, e->size);
-	pr_effect(e->addr, e->size, PR_EFF_WRITE);
-	/* Its slot only: flushes of other slots may commute (rule 6). */
-	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
-	if (logger)
-		log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
-	b->used &= ~(1u << s);
-	e->size = 0;
-	if (!b->used)
-		busy &= ~((uint64_t)1 << ctx);
-	/* Memory changed: spin-waiters may see it now (yield.h). */
-	pr_hot.store_epoch++;
-	if (pr_hot.spinners)
-		pr_wake_spinners();
-	pr_wake(b);
-	pr_wake(&busy);
-	pr_sched_mem_changed();
 }
 
 /*
@@ -159,16 +81,16 @@ static void write_out(int ctx, int s)
  */
 static void wait_upto(int ctx, uint64_t seq)
 {
-	struct buffer *b = &buf[ctx];
+	struct buffer *b = &mem_buf[ctx];
 	int s;
 
 	for (;;) {
 		pr_effect(b, sizeof(*b), PR_EFF_READ);
-		if ((s = oldest(b)) < 0 || b->e[s].seq > seq)
+		if ((s = mem_oldest(b)) < 0 || b->e[s].seq > seq)
 			return;
-		waiters++;
+		mem_waiters++;
 		PR_BLOCK(b, "store-buffer");
-		waiters--;
+		mem_waiters--;
 	}
 }
 
@@ -192,43 +114,45 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 	struct buffer *b;
 
 	if (c < 0) {
-		memcpy(out, addr, size);
+		mem_copy(out, addr, size);
 		return;
 	}
-	b = &buf[c];
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) &&
-		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+	b = &mem_buf[c];
+	for (unsigned m = b->used; m; m &= m - 1) {
+		int s = __builtin_ctz(m);
+
+		if (mem_overlap(b->e[s].addr, b->e[s].size, addr, size) &&
 		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
 			hit = s;
+	}
 	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size) {
-		memcpy(out, &b->e[hit].val, size);
-		if (logger)
-			log_ev(PR_ME_FORWARD, c, c, &b->e[hit], b->e[hit].val);
-		if (stale)
+		mem_copy(out, &b->e[hit].val, size);
+		if (mem_logger)
+			mem_log_ev(PR_ME_FORWARD, c, c, &b->e[hit], b->e[hit].val);
+		if (mem_stale)
 			stale_load(c, addr, size, out, order, 1);
 		return;
 	}
 	if (hit >= 0)	/* only if a handler stored since pr_mem_prepare */
 		wait_upto(c, b->e[hit].seq);
-	memcpy(out, addr, size);
-	if (stale)
+	mem_copy(out, addr, size);
+	if (mem_stale)
 		stale_load(c, addr, size, out, order, 0);
-	if (logger && size <= 8) {
+	if (mem_logger && size <= 8) {
 		/* Another CPU's newer store still buffered: say so. */
 		uint64_t seen = 0;
 
-		memcpy(&seen, out, size);
+		mem_copy(&seen, out, size);
 		for (int o = 0; o < PR_MAX_CTX; o++) {
-			const struct buffer *ob = &buf[o];
+			const struct buffer *ob = &mem_buf[o];
 
-			if (o == c || !(busy & ((uint64_t)1 << o)))
+			if (o == c || !(mem_busy & ((uint64_t)1 << o)))
 				continue;
 			for (int s = 0; s < PR_MEM_SLOTS; s++)
 				if ((ob->used & (1u << s)) &&
-				    overlap(ob->e[s].addr, ob->e[s].size,
+				    mem_overlap(ob->e[s].addr, ob->e[s].size,
 					    addr, size))
-					log_ev(PR_ME_STALE, o, c, &ob->e[s], seen);
+					mem_log_ev(PR_ME_STALE, o, c, &ob->e[s], seen);
 		}
 	}
 }
@@ -241,16 +165,16 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	struct entry *e;
 
 	if (c < 0) {
-		memcpy(addr, val, size);
+		mem_copy(addr, val, size);
 		return;
 	}
-	b = &buf[c];
+	b = &mem_buf[c];
 	/* Waits here only if a handler stored since pr_mem_prepare. */
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
 		wait_drained(c);
-		if (stale)
+		if (mem_stale)
 			stale_write(c, addr, size, val, pr_step());
-		memcpy(addr, val, size);
+		mem_copy(addr, val, size);
 		return;
 	}
 	s = (int)(b->seq % PR_MEM_SLOTS);
@@ -263,19 +187,21 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	e->group = b->group;
 	e->seq = b->seq++;
 	e->val = 0;
-	memcpy(&e->val, val, size);
+	mem_copy(&e->val, val, size);
 	e->step = pr_step();
 	b->used |= 1u << s;
-	busy |= (uint64_t)1 << c;
-	if (logger)
-		log_ev(PR_ME_STORE, c, -1, e, 0);
+	b->fvalid = 0;
+	mem_busy |= (uint64_t)1 << c;
+	mem_touched |= (uint64_t)1 << c;
+	if (mem_logger)
+		mem_log_ev(PR_ME_STORE, c, -1, e, 0);
 	pr_sched_mem_changed();
 }
 
 /* An RMW that returns no value, under weak: what it must not overtake. */
 static void rmw_relaxed(int c, const void *addr, size_t size)
 {
-	struct buffer *b = &buf[c];
+	struct buffer *b = &mem_buf[c];
 	uint64_t upto = 0;
 	int any = 0;
 
@@ -285,7 +211,7 @@ static void rmw_relaxed(int c, const void *addr, size_t size)
 
 		if (!(b->used & (1u << s)))
 			continue;
-		if ((overlap(e->addr, e->size, addr, size) ||
+		if ((mem_overlap(e->addr, e->size, addr, size) ||
 		     e->group != b->group) && (!any || e->seq > upto)) {
 			upto = e->seq;
 			any = 1;
@@ -297,13 +223,13 @@ static void rmw_relaxed(int c, const void *addr, size_t size)
 }
 
 /* Does @c's buffer hold a store overlapping [addr, addr + size)? */
-static int own_store(int c, const void *addr, size_t size)
+int mem_own_store(int c, const void *addr, size_t size)
 {
-	const struct buffer *b = &buf[c];
+	const struct buffer *b = &mem_buf[c];
 
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) &&
-		    overlap(b->e[s].addr, b->e[s].size, addr, size))
+	for (unsigned m = b->used; m; m &= m - 1)
+		if (mem_overlap(b->e[__builtin_ctz(m)].addr,
+			    b->e[__builtin_ctz(m)].size, addr, size))
 			return 1;
 	return 0;
 }
@@ -311,14 +237,16 @@ static int own_store(int c, const void *addr, size_t size)
 /* The newest of @c's stores overlapping [addr, addr + size) but not it. */
 static int partial(int c, const void *addr, size_t size)
 {
-	const struct buffer *b = &buf[c];
+	const struct buffer *b = &mem_buf[c];
 	int hit = -1;
 
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) &&
-		    overlap(b->e[s].addr, b->e[s].size, addr, size) &&
+	for (unsigned m = b->used; m; m &= m - 1) {
+		int s = __builtin_ctz(m);
+
+		if (mem_overlap(b->e[s].addr, b->e[s].size, addr, size) &&
 		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
 			hit = s;
+	}
 	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size)
 		return -1;
 	return hit;
@@ -331,15 +259,15 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 
 	if (c < 0)
 		return;
-	b = &buf[c];
+	b = &mem_buf[c];
 	switch (op) {
 	case PR_MP_LOAD:
 		if ((s = partial(c, addr, size)) >= 0)
 			wait_upto(c, b->e[s].seq);
-		if (stale) {
+		if (mem_stale) {
 			/* Older values to read: decide at its yield point. */
 			stale_pend(c, addr, size);
-			if (stale_count(c, addr) && !own_store(c, addr, size))
+			if (stale_count(c, addr) && !mem_own_store(c, addr, size))
 				pr_sched_mem_read_point();
 		}
 		break;
@@ -356,7 +284,7 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 		break;
 	case PR_MP_RMW:
 		/* tso's RMWs are locked instructions: full barriers. */
-		if (model == PR_MEM_WEAK)
+		if (mem_model == PR_MEM_WEAK)
 			rmw_relaxed(c, addr, size);
 		else
 			wait_drained(c);
@@ -374,10 +302,12 @@ PR_NO_TSAN void pr_mem_fence(int fence)
 		return;
 	if (fence == PR_MF_MB)
 		wait_drained(c);
-	else if (fence == PR_MF_WMB)
-		buf[c].group++;
+	else if (fence == PR_MF_WMB) {
+		mem_buf[c].group++;
+		mem_touched |= (uint64_t)1 << c;
+	}
 	/* smp_mb, smp_rmb: later loads read no older than earlier ones. */
-	if (stale)
+	if (mem_stale)
 		stale_fence(c, fence);
 }
 
@@ -385,7 +315,7 @@ PR_NO_TSAN void pr_mem_rmw(const void *addr, size_t size, int full)
 {
 	int c = self();
 
-	if (stale && c >= 0)
+	if (mem_stale && c >= 0)
 		stale_rmw(c, addr, size, full);
 }
 
@@ -393,7 +323,7 @@ PR_NO_TSAN void pr_mem_unlock(const void *lock)
 {
 	int c = self();
 
-	if (stale && c >= 0)
+	if (mem_stale && c >= 0)
 		stale_unlock(c, lock);
 }
 
@@ -409,10 +339,10 @@ PR_NO_TSAN void pr_mem_lock(const void *lock)
 	 * critical section (finding F5 needs exactly that: seed 007 sets the
 	 * page up before write_lock_irq).  The unlock still drains (release).
 	 */
-	if (c >= 0 && model == PR_MEM_TSO)
+	if (c >= 0 && mem_model == PR_MEM_TSO)
 		wait_drained(c);
 	/* weak: later loads read no older than the last unlocker had seen. */
-	if (c >= 0 && stale)
+	if (c >= 0 && mem_stale)
 		stale_lock(c, lock);
 }
 
@@ -421,14 +351,14 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 	if (self() < 0)
 		return;
 	for (;;) {
-		pr_effect(buf, sizeof(buf), PR_EFF_READ);
-		if (!busy)
+		pr_effect(mem_buf, sizeof(mem_buf), PR_EFF_READ);
+		if (!mem_busy)
 			break;
-		waiters++;
-		PR_BLOCK(&busy, "store-buffers");
-		waiters--;
+		mem_waiters++;
+		PR_BLOCK(&mem_busy, "store-buffers");
+		mem_waiters--;
 	}
-	if (stale)
+	if (mem_stale)
 		stale_grace(self());
 }
 
@@ -436,14 +366,14 @@ PR_NO_TSAN uint32_t pr_mem_last_time(void)
 {
 	int c = self();
 
-	return stale && c >= 0 ? stale_last_time(c) : 0;
+	return mem_stale && c >= 0 ? stale_last_time(c) : 0;
 }
 
 PR_NO_TSAN void pr_mem_dep(uint32_t t)
 {
 	int c = self();
 
-	if (stale && c >= 0 && t)
+	if (mem_stale && c >= 0 && t)
 		stale_dep(c, t);
 }
 
@@ -451,19 +381,19 @@ PR_NO_TSAN int pr_mem_last_load_old(void)
 {
 	int c = self();
 
-	return stale && c >= 0 && stale_last_old(c);
+	return mem_stale && c >= 0 && stale_last_old(c);
 }
 
 PR_NO_TSAN int pr_mem_relax(void)
 {
 	int c = self();
 
-	return stale && c >= 0 && stale_relax(c);
+	return mem_stale && c >= 0 && stale_relax(c);
 }
 
 PR_NO_TSAN void pr_mem_gp_start(void)
 {
-	if (stale)
+	if (mem_stale)
 		stale_gp_start();
 }
 
@@ -471,7 +401,7 @@ PR_NO_TSAN void pr_mem_rcu_reader(int enter)
 {
 	int c = self();
 
-	if (stale && c >= 0)
+	if (mem_stale && c >= 0)
 		stale_rcu(c, enter);
 }
 
@@ -480,15 +410,15 @@ PR_NO_TSAN int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
 {
 	int c = self();
 
-	for (uint64_t m = busy; m; m &= m - 1) {
+	for (uint64_t m = mem_busy; m; m &= m - 1) {
 		int o = __builtin_ctzll(m);
-		const struct buffer *b = &buf[o];
+		const struct buffer *b = &mem_buf[o];
 
 		if (o == c)
 			continue;
 		for (int s = 0; s < PR_MEM_SLOTS; s++)
 			if ((b->used & (1u << s)) &&
-			    overlap(b->e[s].addr, b->e[s].size, addr, size)) {
+			    mem_overlap(b->e[s].addr, b->e[s].size, addr, size)) {
 				*ctx = o;
 				*step = b->e[s].step;
 				return 1;
@@ -499,129 +429,6 @@ PR_NO_TSAN int pr_mem_buffered_in(const void *addr, size_t size, int *ctx,
 
 PR_NO_TSAN void pr_mem_set_logger(pr_mem_logger fn)
 {
-	logger = fn;
+	mem_logger = fn;
 }
 
-/* ---- the scheduler's side (runtime/memhook.h) --------------------------- */
-
-PR_NO_TSAN static uint64_t hook_busy(void)
-{
-	return busy;
-}
-
-PR_NO_TSAN static unsigned hook_flushable(int ctx)
-{
-	const struct buffer *b = &buf[ctx];
-	unsigned m = 0;
-
-	for (int s = 0; s < PR_MEM_SLOTS; s++)
-		if ((b->used & (1u << s)) && eligible(b, s))
-			m |= 1u << s;
-	return m;
-}
-
-PR_NO_TSAN static void hook_flush(int ctx, int slot)
-{
-	write_out(ctx, slot);
-}
-
-PR_NO_TSAN static int hook_pending(int ctx, int slot, const void **obj,
-				   unsigned *size, uint32_t *order)
-{
-	const struct buffer *b = &buf[ctx];
-
-	if (ctx < 0 || ctx >= PR_MAX_CTX || slot < 0 || slot >= PR_MEM_SLOTS ||
-	    !(b->used & (1u << slot)))
-		return -1;
-	*obj = b->e[slot].addr;
-	*size = b->e[slot].size;
-	*order = b->e[slot].group * 2u +
-		 (b->e[slot].release || model == PR_MEM_TSO);
-	return eligible(b, slot) ? 0 : -1;
-}
-
-PR_NO_TSAN static void hook_reset(void)
-{
-	/* Only the buffers a run used (a store or an smp_wmb): the others
-	 * are still all zero, and a litmus search runs thousands of runs. */
-	for (int c = 0; c < PR_MAX_CTX; c++)
-		if (buf[c].seq || buf[c].group)
-			memset(&buf[c], 0, sizeof(buf[c]));
-	busy = 0;
-	waiters = 0;
-	if (stale)
-		stale_reset();
-}
-
-PR_NO_TSAN static int hook_waiting(void)
-{
-	return waiters;
-}
-
-PR_NO_TSAN static int hook_reads(int ctx, const struct pr_site *site,
-				 const void *obj)
-{
-	int n;
-
-	(void)site;
-	/* Most loads have no older value to offer: that test first. */
-	if (!(n = stale_count(ctx, obj)) || own_store(ctx, obj, 8))
-		return 0;	/* none, or it reads its own store */
-	return n;
-}
-
-PR_NO_TSAN static void hook_chosen(int ctx, int k)
-{
-	stale_chosen(ctx, k);
-}
-
-static const struct pr_mem_hooks hooks = {
-	.busy = hook_busy,
-	.flushable = hook_flushable,
-	.flush = hook_flush,
-	.pending = hook_pending,
-	.reset = hook_reset,
-	.waiting = hook_waiting,
-};
-
-/* weak: the same, and loads that read older values. */
-static const struct pr_mem_hooks weak_hooks = {
-	.busy = hook_busy,
-	.flushable = hook_flushable,
-	.flush = hook_flush,
-	.pending = hook_pending,
-	.reset = hook_reset,
-	.waiting = hook_waiting,
-	.reads = hook_reads,
-	.chosen = hook_chosen,
-};
-
-PR_NO_TSAN void pr_mem_select(int m)
-{
-	model = m;
-	pr_mem_on = m != PR_MEM_SC;
-	stale = m == PR_MEM_WEAK;
-	hook_reset();
-	pr_set_mem_hooks(!pr_mem_on ? NULL : stale ? &weak_hooks : &hooks);
-}
-
-PR_NO_TSAN int pr_mem_model(void)
-{
-	return model;
-}
-
-PR_NO_TSAN int pr_mem_parse(const char *name)
-{
-	if (!strcmp(name, "sc"))
-		return PR_MEM_SC;
-	if (!strcmp(name, "tso"))
-		return PR_MEM_TSO;
-	if (!strcmp(name, "weak"))
-		return PR_MEM_WEAK;
-	return -1;
-}
-
-PR_NO_TSAN const char *pr_mem_name(int m)
-{
-	return m == PR_MEM_TSO ? "tso" : m == PR_MEM_WEAK ? "weak" : "sc";
-}

@@ -9,10 +9,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "memory/memory.h"
+#include "runtime/context.h"
+#include "strategy/strategy.h"	/* PR_MEM_SLOTS */
+
 /* Values a location keeps: the newest and PR_MEM_READS older ones. */
 #define STALE_DEPTH	4
 /* Contexts that may read older values (the others read the newest). */
 #define STALE_CPUS	8
+
+/*
+ * Copy / compare @n bytes: the model's locations are 1, 2, 4 or 8 bytes,
+ * and a call to the C library's memcpy per access was a tenth of weak's
+ * cost per step (bench/RESULTS.md); these compile to single moves.
+ */
+static inline __attribute__((always_inline)) void
+mem_copy(void *d, const void *s, size_t n)
+{
+	switch (n) {
+	case 1: __builtin_memcpy(d, s, 1); break;
+	case 2: __builtin_memcpy(d, s, 2); break;
+	case 4: __builtin_memcpy(d, s, 4); break;
+	case 8: __builtin_memcpy(d, s, 8); break;
+	default: __builtin_memcpy(d, s, n);
+	}
+}
+
+static inline __attribute__((always_inline)) int
+mem_same(const void *a, const void *b, size_t n)
+{
+	switch (n) {
+	case 1: return !__builtin_memcmp(a, b, 1);
+	case 2: return !__builtin_memcmp(a, b, 2);
+	case 4: return !__builtin_memcmp(a, b, 4);
+	case 8: return !__builtin_memcmp(a, b, 8);
+	default: return !__builtin_memcmp(a, b, n);
+	}
+}
 
 /* The logger, for stale.c's reports (buffer.c owns it). */
 struct pr_mem_event;
@@ -77,5 +110,58 @@ void stale_dep(int ctx, uint32_t t);
 int stale_last_old(int ctx);
 void stale_grace(int ctx);
 void stale_rcu(int ctx, int enter);
+
+/* ---- between buffer.c (the CPUs' side) and flush.c (the scheduler's) -- */
+
+/*
+ * A buffer has PR_MEM_SLOTS slots.  A CPU's n-th store goes into slot
+ * n mod PR_MEM_SLOTS and keeps it until flushed, so a flush choice's code
+ * names the same store however the other slots were emptied (the
+ * schedule, dfs and dpor rely on it).  Program order among buffered
+ * stores is their sequence number; @group counts the CPU's smp_wmbs.
+ */
+struct entry {
+	void *addr;
+	uint8_t size;		/* 1, 2, 4 or 8; 0: slot free */
+	uint8_t release;	/* waits for every older store */
+	uint32_t group;		/* the CPU's smp_wmb count at the store */
+	uint64_t seq;		/* program order */
+	uint64_t val;		/* the bytes, as memcpy'd */
+	uint64_t step;		/* pr_step() at the store, for reports */
+};
+
+struct buffer {
+	struct entry e[PR_MEM_SLOTS];
+	unsigned used;		/* slot mask */
+	unsigned fmask;		/* flushable slots, when fvalid */
+	int fvalid;		/* fmask is up to date (a store or flush clears) */
+	uint32_t group;
+	uint64_t seq;		/* stores made so far */
+};
+
+extern int mem_model;		/* enum pr_mem_model of the runs */
+extern int mem_stale;		/* weak: loads may read older values */
+extern struct buffer mem_buf[PR_MAX_CTX];
+extern uint64_t mem_busy;	/* contexts with a nonempty buffer */
+extern uint64_t mem_touched;	/* buffers used this run (flush.c's reset) */
+extern int mem_waiters;		/* contexts sleeping in wait_upto, drain_all */
+extern pr_mem_logger mem_logger;
+
+/* Do [a, a+n) and [b, b+m) overlap? */
+static inline int mem_overlap(const void *a, size_t n, const void *b,
+			      size_t m)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	return x < y + m && y < x + n;
+}
+
+/* The slot of @b's oldest store, or -1. */
+int mem_oldest(const struct buffer *b);
+/* Does @c's buffer hold a store overlapping [addr, addr + size)? */
+int mem_own_store(int c, const void *addr, size_t size);
+/* Tell the logger about buffered store @e (a PR_ME_* @kind). */
+void mem_log_ev(int kind, int ctx, int reader, const struct entry *e,
+		uint64_t seen);
 
 #endif /* PAGERACE_MEMORY_INTERNAL_H */

@@ -77,6 +77,7 @@ struct view {
 	uint32_t floor, vread, lastw;
 	const void *pend;	/* the load its next step performs */
 	struct loc *pend_e;	/* its location, if tracked when announced */
+	uint32_t pend_c;	/* @created then: no entry yet if unchanged */
 	uint8_t psize;
 	int8_t chosen;		/* that load's older value, 0: newest */
 	uint64_t at;		/* the step the choice is for */
@@ -89,12 +90,21 @@ struct view {
 static struct loc locs[NLOC];
 static struct lockview lockviews[NLOCK];
 static struct view views[PR_MAX_CTX];
+static uint64_t vtouched;	/* views used this run: stale_reset clears them */
 static uint32_t gen = 1;
 static uint32_t now_t;		/* memory time */
 static uint32_t gp;		/* when the last grace period began */
 static int overflow;		/* the table filled up this run */
+static uint32_t created;	/* entries made this run: a failed find stays failed until it moves */
 
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
+
+/* @ctx's view; noted so that the next run clears only the views used. */
+static inline struct view *vw(int ctx)
+{
+	vtouched |= (uint64_t)1 << ctx;
+	return &views[ctx];
+}
 
 PR_NO_TSAN void stale_reset(void)
 {
@@ -103,10 +113,14 @@ PR_NO_TSAN void stale_reset(void)
 		memset(lockviews, 0, sizeof(lockviews));
 		gen = 1;
 	}
-	memset(views, 0, sizeof(views));
+	/* Per run, not the whole array: most runs use a few contexts. */
+	for (uint64_t m = vtouched; m; m &= m - 1)
+		memset(&views[__builtin_ctzll(m)], 0, sizeof(views[0]));
+	vtouched = 0;
 	now_t = 0;
 	gp = 0;
 	overflow = 0;
+	created = 0;
 }
 
 PR_NO_TSAN static size_t hash(const void *p, size_t n)
@@ -130,6 +144,7 @@ PR_NO_TSAN static struct loc *find(const void *addr, int create)
 			memset(e, 0, sizeof(*e));
 			e->addr = addr;
 			e->gen = gen;
+			created++;
 			return e;
 		}
 		if (e->addr == addr)
@@ -173,7 +188,7 @@ PR_NO_TSAN static void sync(struct loc *e)
 {
 	if (e->lazy) {
 		e->val[0] = 0;
-		memcpy(&e->val[0], e->addr, e->size);
+		mem_copy(&e->val[0], e->addr, e->size);
 		e->lazy = 0;
 	}
 }
@@ -182,7 +197,7 @@ PR_NO_TSAN static void sync(struct loc *e)
 PR_NO_TSAN static int current(struct loc *e)
 {
 	sync(e);
-	return !memcmp(e->addr, &e->val[0], e->size);
+	return mem_same(e->addr, &e->val[0], e->size);
 }
 
 /* Restart @e's history: memory's value, dated now (a write unseen). */
@@ -192,7 +207,7 @@ PR_NO_TSAN static void restart(struct loc *e)
 	e->n = 1;
 	e->lazy = 0;
 	e->val[0] = 0;
-	memcpy(&e->val[0], e->addr, e->size);
+	mem_copy(&e->val[0], e->addr, e->size);
 	e->t[0] = now_t;
 	e->wctx[0] = -1;
 	e->wstep[0] = 0;
@@ -212,7 +227,7 @@ PR_NO_TSAN static struct loc *for_write(const void *addr, size_t size)
 	if (!e->size) {
 		e->size = (uint8_t)size;
 		e->n = 1;
-		memcpy(&e->val[0], addr, size);
+		mem_copy(&e->val[0], addr, size);
 		e->t[0] = overflow ? now_t : 0;
 		e->wctx[0] = -1;
 	} else if (e->size != size) {
@@ -245,7 +260,7 @@ PR_NO_TSAN static void wrote(struct loc *e, int ctx)
 {
 	if (ctx < 0)
 		return;
-	views[ctx].lastw = now_t;
+	vw(ctx)->lastw = now_t;
 	if (e && ctx < STALE_CPUS)
 		e->coh[ctx] = now_t;
 }
@@ -262,7 +277,7 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 	if (e) {
 		push(e, ctx, step);
 		e->val[0] = 0;
-		memcpy(&e->val[0], val, size);
+		mem_copy(&e->val[0], val, size);
 	}
 	wrote(e, ctx);
 }
@@ -285,25 +300,26 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	if (ctx < 0)
 		return;
 	wrote(e, ctx);
-	views[ctx].vread = MAX(views[ctx].vread, told);
+	vw(ctx)->vread = MAX(vw(ctx)->vread, told);
 	/* A full barrier after it too: everything before now. */
 	if (full)
-		views[ctx].floor = MAX(views[ctx].floor, now_t);
+		vw(ctx)->floor = MAX(vw(ctx)->floor, now_t);
 }
 
 PR_NO_TSAN void stale_pend(int ctx, const void *addr, size_t size)
 {
-	views[ctx].pend = addr;
-	views[ctx].psize = (uint8_t)size;
-	views[ctx].chosen = 0;
+	vw(ctx)->pend = addr;
+	vw(ctx)->psize = (uint8_t)size;
+	vw(ctx)->chosen = 0;
 	/* Entries never move or go within a run: found once, kept. */
-	views[ctx].pend_e = find(addr, 0);
+	vw(ctx)->pend_e = find(addr, 0);
+	vw(ctx)->pend_c = created;
 }
 
 /* The lowest time @ctx's load of @e may read as of. */
 PR_NO_TSAN static uint32_t low(const struct loc *e, int ctx)
 {
-	const struct view *v = &views[ctx];
+	const struct view *v = vw(ctx);
 
 	return MAX(v->floor, e->coh[ctx]);
 }
@@ -321,12 +337,12 @@ PR_NO_TSAN static int older(const struct loc *e, int ctx)
 
 PR_NO_TSAN int stale_count(int ctx, const void *addr)
 {
-	const struct view *v = &views[ctx];
+	const struct view *v = vw(ctx);
 	struct loc *e;
 
 	if (ctx < 0 || ctx >= STALE_CPUS || v->pend != addr || !addr)
 		return 0;
-	e = v->pend_e ? v->pend_e : find(addr, 0);
+	e = v->pend_e ? v->pend_e : v->pend_c == created ? NULL : find(addr, 0);
 	if (!e || e->mixed || e->size != v->psize || e->n < 2 ||
 	    !current(e))
 		return 0;
@@ -335,8 +351,8 @@ PR_NO_TSAN int stale_count(int ctx, const void *addr)
 
 PR_NO_TSAN void stale_chosen(int ctx, int k)
 {
-	views[ctx].chosen = (int8_t)k;
-	views[ctx].at = pr_step();
+	vw(ctx)->chosen = (int8_t)k;
+	vw(ctx)->at = pr_step();
 }
 
 /* Report reading value @k of @e (k >= 1). */
@@ -355,13 +371,15 @@ PR_NO_TSAN static void log_old(const struct loc *e, int ctx, int k)
 PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 			   int order, int forwarded)
 {
-	struct view *v = &views[ctx];
+	struct view *v = vw(ctx);
 	int k = v->chosen && v->at == pr_step() && v->pend == addr
 		? v->chosen : 0;
+	int known = v->pend == addr;	/* looked up at stale_pend */
 	struct loc *e;
 	uint32_t t;
 
-	e = v->pend == addr && v->pend_e ? v->pend_e : NULL;
+	e = known && v->pend_e ? v->pend_e : NULL;
+	known = known && (e || v->pend_c == created);
 	v->chosen = 0;
 	v->pend = NULL;
 	v->pend_e = NULL;
@@ -375,7 +393,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	if (forwarded)
 		return;
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
-	if (!e && trackable(size))
+	if (!e && !known && trackable(size))
 		e = find(addr, 0);
 	if (!e || e->size != size || e->mixed) {
 		/* Untracked: setup's value, unless unseen writes happened. */
@@ -389,7 +407,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {
 			v->old = 1;
-			memcpy(out, &e->val[k], size);
+			mem_copy(out, &e->val[k], size);
 			if (mem_logging())
 				log_old(e, ctx, k);
 		}
@@ -405,7 +423,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 
 PR_NO_TSAN void stale_fence(int ctx, int fence)
 {
-	struct view *v = &views[ctx];
+	struct view *v = vw(ctx);
 
 	if (fence == PR_MF_RMB)
 		v->floor = MAX(v->floor, v->vread);
@@ -416,7 +434,7 @@ PR_NO_TSAN void stale_fence(int ctx, int fence)
 PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 {
 	struct lockview *l = find_lock(lock, 0);
-	struct view *v = &views[ctx];
+	struct view *v = vw(ctx);
 
 	if (overflow) {		/* a lost view: everything until now */
 		pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
@@ -429,7 +447,7 @@ PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
 {
 	struct lockview *l = find_lock(lock, 1);
-	const struct view *v = &views[ctx];
+	const struct view *v = vw(ctx);
 
 	if (l)
 		l->view = MAX(l->view, MAX(v->floor, MAX(v->vread, v->lastw)));
@@ -457,12 +475,12 @@ PR_NO_TSAN void stale_grace(int ctx)
 {
 	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
 	if (ctx >= 0)
-		views[ctx].floor = MAX(views[ctx].floor, now_t);
+		vw(ctx)->floor = MAX(vw(ctx)->floor, now_t);
 }
 
 PR_NO_TSAN void stale_rcu(int ctx, int enter)
 {
-	struct view *v = &views[ctx];
+	struct view *v = vw(ctx);
 
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
 	if (enter && v->rcu++ == 0)
@@ -473,17 +491,17 @@ PR_NO_TSAN void stale_rcu(int ctx, int enter)
 
 PR_NO_TSAN uint32_t stale_last_time(int ctx)
 {
-	return views[ctx].last_t;
+	return vw(ctx)->last_t;
 }
 
 PR_NO_TSAN void stale_dep(int ctx, uint32_t t)
 {
-	views[ctx].floor = MAX(views[ctx].floor, t);
+	vw(ctx)->floor = MAX(vw(ctx)->floor, t);
 }
 
 PR_NO_TSAN int stale_last_old(int ctx)
 {
-	return views[ctx].last_old;
+	return vw(ctx)->last_old;
 }
 
 /*
@@ -496,7 +514,7 @@ PR_NO_TSAN int stale_last_old(int ctx)
  */
 PR_NO_TSAN int stale_relax(int ctx)
 {
-	struct view *v = &views[ctx];
+	struct view *v = vw(ctx);
 
 	if (!v->old)
 		return 0;

@@ -146,12 +146,14 @@ void remove_from_page_cache(struct page *page)
  *   KNOB_SPEC_IRQ         preempt_disable instead of local_irq_save (v1);
  *   KNOB_SPEC_FREE_CHECK  no PageFree test after get_page_testone (v1);
  *   KNOB_NO_RECHECK       no page != *pagep recheck;
- *   KNOB_TESTONE_NO_MB    get_page_testone without its memory barrier.
+ *   KNOB_TESTONE_NO_MB    get_page_testone without its memory barrier;
+ *   KNOB_SPEC_RMB         smp_rmb() before the recheck (F11's fix).
  */
 static struct page *get_speculative_v2(struct page **pagep)
 {
 	unsigned long flags = 0;
 	struct page *page;
+	int freeing;
 
 	if (knob(KNOB_SPEC_IRQ))
 		preempt_disable();
@@ -176,7 +178,17 @@ static struct page *get_speculative_v2(struct page **pagep)
 		goto out_failed;
 	}
 
-	if (PageFreeing(page) ||
+	/*
+	 * Seed 004 tests PageFreeing, then rechecks *pagep, two loads with
+	 * nothing between: on a weakly ordered CPU the recheck may be
+	 * satisfied first, and see the slot as of before a removal whose
+	 * PG_freeing the test sees already cleared (finding F11).
+	 * KNOB_SPEC_RMB orders them (not in the seed).
+	 */
+	freeing = PageFreeing(page);
+	if (!freeing && knob(KNOB_SPEC_RMB))
+		smp_rmb();
+	if (freeing ||
 	    (!knob(KNOB_NO_RECHECK) && page != READ_ONCE(*pagep))) {
 		/* Being freed, or no longer at *pagep: our ref pins it. */
 		put_page(page);

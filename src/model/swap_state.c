@@ -98,8 +98,12 @@ int remove_exclusive_swap_page(struct page *page)
 		return 0;
 	entry = LOAD(page->private);
 
-	if (freeing)
+	if (freeing) {
 		SetPageFreeing(page);
+		/* Not in seed 004: F10's fix (KNOB_FREEING_MB, vmscan.c). */
+		if (knob(KNOB_FREEING_MB))
+			smp_mb__after_clear_bit();
+	}
 	tree_write_lock(&swapper_space);
 	if (page_count(page) == 2 && !PageWriteback(page)) {
 		__delete_from_swap_cache(page);

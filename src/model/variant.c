@@ -35,6 +35,8 @@ static const struct {
 	{ KNOB_INSERT_NODE_NO_WMB, "insert-node-no-wmb" },
 	{ KNOB_PREP_NO_MB, "prep-no-mb" },
 	{ KNOB_TESTONE_NO_MB, "testone-no-mb" },
+	{ KNOB_FREEING_MB, "freeing-mb" },
+	{ KNOB_SPEC_RMB, "spec-rmb" },
 };
 
 #define NKNOBS (sizeof(knob_names) / sizeof(knob_names[0]))

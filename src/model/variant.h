@@ -61,6 +61,19 @@ enum pr_knob {
 	KNOB_INSERT_NODE_NO_WMB	= 1 << 14, /* insert: no smp_wmb before *slot = tmp */
 	KNOB_PREP_NO_MB		= 1 << 15, /* prep_new_page: no smp_mb before the spin */
 	KNOB_TESTONE_NO_MB	= 1 << 16, /* get_page_testone: a relaxed RMW */
+	/*
+	 * A fix, not a bug: smp_mb__after_clear_bit() after SetPageFreeing
+	 * in shrink_list and remove_exclusive_swap_page, closing finding
+	 * F10 (store buffering against the getter's get_page_testone).  With
+	 * it, testone-no-mb's missing barrier is a failure of its own.
+	 */
+	KNOB_FREEING_MB		= 1 << 17,
+	/*
+	 * A fix, not a bug: smp_rmb() between page_cache_get_speculative's
+	 * PageFreeing test and its page != *pagep recheck, closing finding
+	 * F11 (the two loads satisfied out of order).
+	 */
+	KNOB_SPEC_RMB		= 1 << 18,
 };
 
 struct pr_variant {

@@ -74,8 +74,17 @@ static int __shrink_page(struct page *page, int held)
 		return 1;
 	}
 
-	if (use_freeing_flag())
+	if (use_freeing_flag()) {
 		SetPageFreeing(page);
+		/*
+		 * Not in seed 004: KNOB_FREEING_MB's fix for F10.  set_bit
+		 * orders nothing and write_lock_irq is an acquire, so without
+		 * a full barrier here the count read below may miss a getter
+		 * that misses PG_freeing (doc/findings.md, F10).
+		 */
+		if (knob(KNOB_FREEING_MB))
+			smp_mb__after_clear_bit();
+	}
 	tree_write_lock(mapping);
 	/*
 	 * The non racy check for busy page.  It is critical to check
