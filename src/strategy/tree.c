@@ -211,8 +211,14 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	}
 	if (cs->current >= 0)
 		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
-	if (d > 0)
-		pr_event_finish(&t->node[d - 1].ev);
+	if (d > 0) {
+		struct pr_event *e = &t->node[d - 1].ev;
+
+		pr_event_finish(e);
+		/* A context that cannot go on may have gone to sleep. */
+		if (!(en & PR_PROC_BIT(e->proc)))
+			pr_event_stopped(e);
+	}
 	if (d < t->prefix) {
 		nd = &t->node[d];
 		if (nd->enabled != en || nd->cur != cur) {
@@ -367,8 +373,10 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
 {
 	/* An abandoned run's last step was finished by the pick that ended it. */
-	if (t->pos > 0 && !t->abandoned && !t->foreign)
+	if (t->pos > 0 && !t->abandoned && !t->foreign) {
 		pr_event_finish(&t->node[t->pos - 1].ev);
+		pr_event_stopped(&t->node[t->pos - 1].ev);
+	}
 	t->n = t->pos;		/* an abandoned node had no step */
 	/* A run that ended above the last top level is a leaf of its own. */
 	if (t->shards && !t->foreign && !t->abandoned &&
