@@ -626,6 +626,69 @@ static void test_classics(void)
 	}
 }
 
+/*
+ * A lost wake-up: the waiter tests its flag, reaches another yield point,
+ * then sleeps; the waker sets the flag and wakes it.  Waking between the
+ * test and the sleep deadlocks.  The step at whose end the waiter goes to
+ * sleep touches nothing, so only dependence rule 3's "going to sleep on W
+ * depends on waking W" tells dpor that its order against the wake-up
+ * matters: without it dpor ran 2 executions and missed the deadlock.
+ */
+static int lw_flag, lw_done;
+static char lw_wq;
+
+static void lw_waiter(void *arg)
+{
+	(void)arg;
+	PR_YIELD_POINT_SZ(PR_K_LOAD, "flag", &lw_flag, sizeof(lw_flag));
+	if (!lw_flag) {
+		PR_YIELD("gap");
+		PR_BLOCK(&lw_wq, "wq");
+	}
+	PR_YIELD_POINT_SZ(PR_K_STORE, "done", &lw_done, sizeof(lw_done));
+	lw_done = 1;
+}
+
+static void lw_waker(void *arg)
+{
+	(void)arg;
+	PR_YIELD_POINT_SZ(PR_K_STORE, "flag", &lw_flag, sizeof(lw_flag));
+	lw_flag = 1;
+	PR_YIELD("before-wake");
+	pr_wake(&lw_wq);
+}
+
+static void lw_setup(void *arg)
+{
+	(void)arg;
+	lw_flag = lw_done = 0;
+	pr_spawn("cpu0", lw_waiter, NULL, 0);
+	pr_spawn("cpu1", lw_waker, NULL, 0);
+}
+
+static const struct pr_program lw_prog = {
+	.name = "lost-wakeup", .summary = "lost wake-up",
+	.setup = lw_setup,
+};
+
+static void test_lost_wakeup(void)
+{
+	struct result rd, rp;
+
+	rd = search(&lw_prog, "dfs", -1, 100000, NULL);
+	rp = search(&lw_prog, "dpor", -1, 100000, NULL);
+	ok(rd.failures > 0 && rp.failures > 0 && rp.complete,
+	   "lost wake-up: dpor finds the deadlock full dfs finds (dpor %llu of %llu executions, dfs %llu of %llu)",
+	   (unsigned long long)rp.failures, (unsigned long long)rp.executions,
+	   (unsigned long long)rd.failures, (unsigned long long)rd.executions);
+	rd = search(&lw_prog, "dfs", 1, 100000, NULL);
+	rp = search(&lw_prog, "dpor", 1, 100000, NULL);
+	ok(rd.failures > 0 && rp.failures > 0 && rp.complete,
+	   "lost wake-up, bound 1: bounded dpor finds it too (%llu of %llu; dfs %llu of %llu)",
+	   (unsigned long long)rp.failures, (unsigned long long)rp.executions,
+	   (unsigned long long)rd.failures, (unsigned long long)rd.executions);
+}
+
 /* ---- 5. bounds ---------------------------------------------------------- */
 
 static void test_bounds(void)
@@ -664,12 +727,13 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 4 + 2 + 2 + 9 + 5);
+	plan(14 + 4 + 2 + 2 + 9 + 2 + 5);
 	test_rules();
 	test_generated(nprogs);
 	test_waits(nprogs / 2);
 	test_one_class();
 	test_classics();
+	test_lost_wakeup();
 	test_bounds();
 	free(traces);
 	return done_testing();

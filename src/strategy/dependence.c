@@ -20,7 +20,12 @@
  *     runtime keeps a spinner disabled until some store, so a write can
  *     enable it.
  *  3. sleeping waits: a step that resumes a sleeping wait on queue W
- *     depends on every step that wakes W (pr_wake).
+ *     depends on every step that wakes W (pr_wake); so does the step at
+ *     whose end its context went to sleep on W: a wake-up before it is
+ *     lost, one after it wakes the context (a waiter that tests its
+ *     condition, reaches another yield point, then sleeps: without this
+ *     dpor took the two orders for one and missed the lost wake-up that
+ *     full dfs finds, tests/strategy_dpor.c).
  *  4. interrupts: delivering an injection to context c depends on every
  *     step that runs on c (its own code and its handlers) and on every
  *     other delivery to c: it changes what c does next.  Disabling and
@@ -85,6 +90,18 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 	e->size = p.site->size;
 	if (PR_KIND_WRITES(e->kind))
 		e->flags |= PR_EV_WROTE;
+}
+
+PR_NO_TSAN void pr_event_stopped(struct pr_event *e)
+{
+	struct pr_pending p;
+
+	if (e->proc >= PR_MAX_CTX || pr_sched_pending(e->proc, &p) < 0)
+		return;
+	if (!p.runnable && p.site && p.site->kind == PR_K_BLOCK) {
+		e->flags |= PR_EV_BLOCKS;
+		e->wq = p.obj;
+	}
 }
 
 PR_NO_TSAN void pr_event_finish(struct pr_event *e)
@@ -157,6 +174,8 @@ PR_NO_TSAN static int enables_or_redirects(const struct pr_event *a,
 	if (a->kind == PR_K_SPIN && (b->flags & PR_EV_WROTE))
 		return 1;
 	if (a->kind == PR_K_BLOCK && wakes(b, a->obj))
+		return 1;
+	if ((a->flags & PR_EV_BLOCKS) && wakes(b, a->wq))
 		return 1;
 	if (a->kind == PR_EV_FIRE && b->ctx == a->ctx && b->kind != PR_EV_START)
 		return 1;

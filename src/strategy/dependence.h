@@ -30,6 +30,8 @@ enum {
 				 * on every other step */
 	PR_EV_WROTE = 2,	/* wrote shared state (wakes spin-waiters) */
 	PR_EV_FLUSH = 4,	/* a store-buffer flush (rule 6) */
+	PR_EV_BLOCKS = 8,	/* its context went to sleep on @wq at its
+				 * end (rule 3) */
 };
 
 struct pr_event {
@@ -42,6 +44,7 @@ struct pr_event {
 	uint32_t size;		/* bytes at obj; 0: unknown, one byte */
 	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 	const void *obj;
+	const void *wq;		/* PR_EV_BLOCKS: the wait queue */
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };
 
@@ -76,6 +79,11 @@ static inline int pr_proc_code(int proc)
  */
 void pr_event_begin(struct pr_event *e, int code);
 void pr_event_finish(struct pr_event *e);
+/*
+ * The step of context @e->proc is over and the context cannot run now:
+ * note whether it went to sleep (PR_EV_BLOCKS).
+ */
+void pr_event_stopped(struct pr_event *e);
 
 /* Do @a and @b (of different processes) fail to commute? */
 int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
@@ -85,7 +93,8 @@ int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
  * sleep resumption, no interrupt delivery, nothing overflowed).
  */
 #define PR_EV_PLAIN(e)	((e)->neff == 0 &&				\
-			 !((e)->flags & (PR_EV_ALL | PR_EV_FLUSH)) &&	\
+			 !((e)->flags & (PR_EV_ALL | PR_EV_FLUSH |	\
+					 PR_EV_BLOCKS)) &&		\
 			 (e)->kind != PR_K_SPIN && (e)->kind != PR_K_BLOCK &&	\
 			 (e)->kind != PR_EV_FIRE)
 static inline int pr_dependent(const struct pr_event *a,

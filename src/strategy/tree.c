@@ -35,6 +35,7 @@ PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
 	free(t->node);
 	free(t->sleepers);
 	free(t->sleepcost);
+	free(t->sleeporig);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -92,13 +93,40 @@ PR_NO_TSAN struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n
 		return NULL;
 	if (cap != t->capsleepers) {
 		int8_t *c = realloc(t->sleepcost, cap * sizeof(*c));
+		uint32_t *o;
 
 		if (!c)
 			return NULL;	/* sleepers keeps its larger block */
 		t->sleepcost = c;
+		o = realloc(t->sleeporig, cap * sizeof(*o));
+		if (!o)
+			return NULL;
+		t->sleeporig = o;
 		t->capsleepers = cap;
 	}
 	return &t->sleepers[t->nsleepers];
+}
+
+PR_NO_TSAN void pr_tree_take_psleeper(struct pr_tree *t, struct pr_tnode *nd,
+				      size_t d, int p)
+{
+	uint32_t orig = 0;
+	int found = 0;
+
+	/* Its latest record: the fewest steps to commute with. */
+	for (uint32_t i = 0; i < nd->sleep_n; i++) {
+		size_t k = nd->sleep_off + i;
+
+		if (t->sleepers[k].proc == p && t->sleepcost[k] >= 0 &&
+		    (!found || t->sleeporig[k] > orig)) {
+			orig = t->sleeporig[k];
+			found = 1;
+		}
+	}
+	nd->cont = 1;
+	/* No record (cannot happen): the one-step rule only (dpor.c). */
+	nd->ps = found ? orig : UINT32_MAX;
+	nd->pm = (uint32_t)d;
 }
 
 PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
@@ -183,8 +211,14 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	}
 	if (cs->current >= 0)
 		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
-	if (d > 0)
-		pr_event_finish(&t->node[d - 1].ev);
+	if (d > 0) {
+		struct pr_event *e = &t->node[d - 1].ev;
+
+		pr_event_finish(e);
+		/* A context that cannot go on may have gone to sleep. */
+		if (!(en & PR_PROC_BIT(e->proc)))
+			pr_event_stopped(e);
+	}
 	if (d < t->prefix) {
 		nd = &t->node[d];
 		if (nd->enabled != en || nd->cur != cur) {
@@ -314,7 +348,9 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
 		nd->ver = 0;
 		nd->done |= PR_PROC_BIT(nd->chosen);
-		nd->cont = (nd->psleep & PR_PROC_BIT(nd->chosen)) != 0;
+		nd->cont = 0;
+		if (nd->psleep & PR_PROC_BIT(nd->chosen))
+			pr_tree_take_psleeper(t, nd, d, nd->chosen);
 		cost = t->policy->sleep_cost ?
 		       t->policy->sleep_cost(t, nd, old) : -1;
 		slot = nd->top || stale || cost == INT8_MAX ? NULL :
@@ -322,6 +358,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		if (slot) {
 			*slot = nd->ev;
 			t->sleepcost[t->nsleepers] = (int8_t)cost;
+			t->sleeporig[t->nsleepers] = (uint32_t)d;
 			t->nsleepers++;
 			nd->sleep_n++;
 			nd->sleep |= PR_PROC_BIT(old);
@@ -336,8 +373,10 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
 {
 	/* An abandoned run's last step was finished by the pick that ended it. */
-	if (t->pos > 0 && !t->abandoned && !t->foreign)
+	if (t->pos > 0 && !t->abandoned && !t->foreign) {
 		pr_event_finish(&t->node[t->pos - 1].ev);
+		pr_event_stopped(&t->node[t->pos - 1].ev);
+	}
 	t->n = t->pos;		/* an abandoned node had no step */
 	/* A run that ended above the last top level is a leaf of its own. */
 	if (t->shards && !t->foreign && !t->abandoned &&

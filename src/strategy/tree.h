@@ -30,8 +30,9 @@ struct pr_tnode {
 	uint8_t cur;		/* the context that ran last, if it can go on */
 	uint8_t top;		/* a branching node of a split search's top */
 	uint8_t ntop;		/* top nodes on the path above this one */
-	uint8_t cont;		/* bounded dpor: took a psleep process, so the
-				 * child must let it go on (dpor.c) */
+	uint8_t cont;		/* bounded dpor: took a psleep process, or
+				 * continues the block of one, so the child
+				 * must let it go on (dpor.c) */
 	/*
 	 * Stale reads (weak): the chosen context's load may return one of
 	 * @nver values (1: only the newest); @ver is the one this path
@@ -40,6 +41,11 @@ struct pr_tnode {
 	 */
 	uint8_t ver, nver;
 	uint32_t preemptions;	/* on the path before this decision */
+	/*
+	 * Bounded dpor, while cont is set: the steps the psleep process's
+	 * block must commute with, node[ps..pm) (pm: where it was taken).
+	 */
+	uint32_t ps, pm;
 	size_t sleep_off;	/* dpor: the sleeping processes' steps, */
 	uint32_t sleep_n;	/*  tree.sleepers[sleep_off..+sleep_n) */
 	struct pr_event ev;	/* the step taken from here */
@@ -97,6 +103,7 @@ struct pr_tree {
 	struct pr_event *sleepers;	/* dpor's sleep sets' steps */
 	int8_t *sleepcost;	/* bounded dpor: each sleeper's cost change
 				 * (dpor.c), parallel to sleepers */
+	uint32_t *sleeporig;	/* and the node it was explored from */
 	size_t nsleepers, capsleepers;
 
 	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
@@ -149,6 +156,13 @@ pr_procset pr_tree_allowed(struct pr_tree *t, const struct pr_tnode *nd);
 
 /* For policies: room for @n more sleeping steps; NULL if out of memory. */
 struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
+
+/*
+ * Node @nd (at depth @d) takes psleep process @p: it must start a block
+ * (dpor.c, "Sleeping blocks"); set nd->cont, ps and pm.
+ */
+void pr_tree_take_psleeper(struct pr_tree *t, struct pr_tnode *nd, size_t d,
+			   int p);
 
 static inline int pr_proc_lowest(pr_procset s)
 {
