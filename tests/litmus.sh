@@ -18,6 +18,7 @@
 
 srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/litmus_expect.sh"
 tap_tmp litmus
 
 echo "1..32"
@@ -52,25 +53,7 @@ col=2
 for m in sc tso weak; do
 	run 0 "$PAGERACE" litmus -b -m $m "$srcdir"/tests/litmus/*.litmus
 	st=$?
-	bad=0
-	echo "$expected" | while read -r name a b c; do
-		[ -n "$name" ] || continue
-		case $m in sc) want=$a ;; tso) want=$b ;; weak) want=$c ;; esac
-		line=$(grep "/$name\.litmus	" "$tmp/out")
-		got=$(echo "$line" | cut -f3)
-		reached=$(echo "$line" | cut -f7)
-		cov=$(echo "$line" | cut -f5)
-		case $want in
-		*:r) w=${want%:r}; r=reached ;;
-		*) w=$want; r=not-reached ;;
-		esac
-		if [ "$got" != "$w" ] || [ "$reached" != "$r" ] ||
-		   [ "$cov" != exhaustive ]; then
-			echo "# $m $name: want $w/$r exhaustive, got $got/$reached $cov"
-			echo bad
-		fi
-	done >"$tmp/cmp"
-	! grep -q '^bad' "$tmp/cmp" && test $st -eq 0 &&
+	litmus_expect $m "$expected" && test $st -eq 0 &&
 		test "$(wc -l <"$tmp/out")" -eq 22
 	st=$?
 	[ $st -ne 0 ] && cat "$tmp/cmp"
