@@ -19,6 +19,17 @@
 #include "runtime/yield.h"
 #include "kernel/barrier.h"
 #include "kernel/kasan.h"
+#include "runtime/effects.h"
+
+/*
+ * An RMW that found nothing to write (a failed cmpxchg) only read the
+ * word: say so to partial-order reduction (runtime/effects.h).  Under sc
+ * only: under a memory model the RMW still drained and ordered.
+ */
+#define __katomic_unwritten(p, failed) do {				\
+		if ((failed) && !pr_mem_on)				\
+			pr_rmw_unwritten(p);				\
+	} while (0)
 
 typedef struct {
 	int counter;
@@ -95,8 +106,9 @@ typedef struct {
 #define __katomic_cmpxchg(v, old, new, full) ({			\
 		int __old = (old), __new = (new);			\
 		atomic_t *__v = __katomic_pre_rmw(PR_K_RMW, (v), #v, 1, full); \
-		__atomic_compare_exchange_n(&__v->counter, &__old, __new, 0, \
-			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+		__katomic_unwritten(&__v->counter,			\
+			!__atomic_compare_exchange_n(&__v->counter, &__old, \
+				__new, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)); \
 		__old; })
 
 #define __katomic_xchg(v, new, full) ({					\
@@ -147,6 +159,7 @@ typedef struct {
 		if (__c != __u)						\
 			__atomic_store_n(&__v->counter, __c + __a,	\
 					 __ATOMIC_SEQ_CST);		\
+		__katomic_unwritten(&__v->counter, __c == __u);		\
 		__c != __u; })
 
 #define atomic_inc_not_zero(v)	atomic_add_unless((v), 1, 0)
@@ -162,8 +175,9 @@ typedef struct {
 		if (__builtin_expect(pr_mem_on, 0))			\
 			pr_mem_rmw(__cp, sizeof(*__cp),			\
 				   (op) == PR_MP_RMW_FULL);		\
-		__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0,	\
-			__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);		\
+		__katomic_unwritten(__cp,				\
+			!__atomic_compare_exchange_n(__cp, &__cold, __cnew, 0, \
+				__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));	\
 		__cold; })
 
 #define __kxchg(ptr, new, op) ({					\

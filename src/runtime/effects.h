@@ -24,6 +24,8 @@ enum pr_effect_kind {
 	PR_EFF_READ = 1,	/* reads [obj, obj + size) */
 	PR_EFF_WRITE = 2,	/* writes it */
 	PR_EFF_WAKE = 3,	/* pr_wake(obj): contexts blocked on obj may run */
+	PR_EFF_UNWRITTEN = 4,	/* the step's announced RMW on obj wrote
+				 * nothing: a failed cmpxchg (pr_rmw_unwritten) */
 };
 
 struct pr_effect {
@@ -47,6 +49,23 @@ PR_NO_TSAN static inline void pr_effect(const void *obj, size_t size,
 {
 	if (__builtin_expect(pr_effects_on, 0))
 		pr_effect_slow(obj, size, kind);
+}
+
+/*
+ * Called right after an RMW whose yield point announced a write but which
+ * wrote nothing -- a cmpxchg that failed, an atomic_add_unless that met
+ * its @u: it only read @obj.  Partial-order reduction then lets it commute
+ * with other loads of @obj (dependence.c, rule 1), as Nidhugg and GenMC
+ * treat a failed compare-and-swap; otherwise two CPUs racing on one word
+ * with load-then-cmpxchg loops multiply the executions for nothing.  The
+ * runtime has already woken spin-waiters at its yield point (a writing
+ * kind), and that stays true of the step.  Under a memory model the RMW
+ * still drains and orders (memory/memory.h), so callers report it under
+ * sc only.
+ */
+PR_NO_TSAN static inline void pr_rmw_unwritten(const void *obj)
+{
+	pr_effect(obj, 0, PR_EFF_UNWRITTEN);
 }
 
 /* Strategies: record effects from now on (1) or stop (0). */

@@ -14,7 +14,11 @@
  *     touch nothing under sequential consistency) and the effects reported
  *     on the way (effects.h: RCU reader state and callback queue, slab
  *     free lists and freed objects) -- overlap in bytes, and one of them
- *     writes.  Loads commute with loads; different objects commute.
+ *     writes.  Loads commute with loads; different objects commute.  An
+ *     RMW that wrote nothing (a failed cmpxchg: pr_rmw_unwritten) was a
+ *     load: swapping it with another load of the word changes neither,
+ *     and it still depends on every write of the word -- which decides
+ *     whether it fails.
  *  2. spin-waits: a step that resumes a spin-wait (it starts at a
  *     cpu_relax yield point) depends on every step that writes: the
  *     runtime keeps a spinner disabled until some store, so a write can
@@ -74,7 +78,7 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 		e->obj = p.obj;
 		e->size = p.size;
 		e->order = p.order;
-		e->flags |= PR_EV_WROTE | PR_EV_FLUSH;
+		e->flags |= PR_EV_WROTE | PR_EV_WDATA | PR_EV_FLUSH;
 		return;
 	}
 	if (code >= PR_CHOICE_EVENT && code < PR_CHOICE_MEM) {
@@ -89,7 +93,7 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 	e->obj = p.obj;
 	e->size = p.site->size;
 	if (PR_KIND_WRITES(e->kind))
-		e->flags |= PR_EV_WROTE;
+		e->flags |= PR_EV_WROTE | PR_EV_WDATA;
 }
 
 PR_NO_TSAN void pr_event_stopped(struct pr_event *e)
@@ -111,9 +115,23 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	if (n < 0) {
 		e->flags |= PR_EV_ALL;
 		e->neff = 0;
-	} else {
-		e->neff = (uint8_t)n;
+		return;
 	}
+	/*
+	 * A failed cmpxchg (pr_rmw_unwritten on the announced object): its
+	 * access was a load.  PR_EV_WROTE stays: the runtime woke spinners
+	 * at its yield point all the same (rule 2, dpor.c's spin analysis).
+	 */
+	for (int i = 0; i < n; i++) {
+		if (e->eff[i].kind != PR_EFF_UNWRITTEN)
+			continue;
+		if (e->kind == PR_K_RMW && e->eff[i].obj == e->obj) {
+			e->kind = PR_K_LOAD;
+			e->flags &= (uint8_t)~PR_EV_WDATA;
+		}
+		e->eff[i--] = e->eff[--n];
+	}
+	e->neff = (uint8_t)n;
 }
 
 /* The announced access as a byte range; 0 if it touches nothing. */

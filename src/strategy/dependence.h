@@ -32,6 +32,9 @@ enum {
 	PR_EV_FLUSH = 4,	/* a store-buffer flush (rule 6) */
 	PR_EV_BLOCKS = 8,	/* its context went to sleep on @wq at its
 				 * end (rule 3) */
+	PR_EV_WDATA = 16,	/* its access writes @obj (a store, a flush, an
+				 * RMW that did not report pr_rmw_unwritten):
+				 * PR_EV_WROTE less the RMWs that only read */
 };
 
 struct pr_event {
@@ -104,7 +107,7 @@ static inline int pr_dependent(const struct pr_event *a,
 
 	if (!PR_EV_PLAIN(a) || !PR_EV_PLAIN(b))
 		return pr_dependent_slow(a, b);
-	if (!a->obj || !b->obj || !((a->flags | b->flags) & PR_EV_WROTE))
+	if (!a->obj || !b->obj || !((a->flags | b->flags) & PR_EV_WDATA))
 		return 0;
 	/* Accesses that touch memory but write nothing: loads. */
 	if (a->kind == PR_K_YIELD || a->kind == PR_K_FENCE ||
