@@ -355,7 +355,7 @@ static struct pr_event mev(int proc, int ctx, int kind, const void *obj,
 	e.obj = obj;
 	e.size = 4;
 	if (PR_KIND_WRITES(kind))
-		e.flags |= PR_EV_WROTE;
+		e.flags |= PR_EV_WROTE | PR_EV_WDATA;
 	if (flush)
 		e.flags |= PR_EV_FLUSH;
 	return e;

@@ -41,7 +41,7 @@ static struct pr_event ev(int proc, int kind, const void *obj, unsigned size)
 	e.obj = obj;
 	e.size = size;
 	if (PR_KIND_WRITES(kind))
-		e.flags |= PR_EV_WROTE;
+		e.flags |= PR_EV_WROTE | PR_EV_WDATA;
 	return e;
 }
 
