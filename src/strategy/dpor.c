@@ -95,11 +95,21 @@
  *
  * A block that ends on its own (c' blocks, spins or finishes) with
  * every step independent is redundant too (E'' pays nothing after B),
- * but past p's own step (where the previous rule abandons the
- * execution, and still does) it is not abandoned: the races of what
- * follows add backtrack points on this path (at m, B's conservative
- * point, and elsewhere) that the equivalent execution under p does not
- * add.  Variants that tests/strategy_dpor rejected (final states of
+ * but it is not abandoned, not even when it ends with p's own step:
+ * the races of what follows add backtrack points on this path (at m,
+ * B's conservative point, and elsewhere) that the equivalent execution
+ * under p does not add.  At m itself this is what the sleep-set
+ * argument needs: for a continuation u from m whose initials do not
+ * include p, m must come to explore one of them, and when p is the
+ * first choice at m (every awake process is a psleeper), only a race
+ * found below m.p puts one there.  The equivalent execution s.p.w...
+ * finds that race too, but reverses it at s or above, where the other
+ * order may not be within the bound (a psleeper is one exactly because
+ * moving its step to s may cost a preemption).  Abandoning after p's
+ * own step when c' could not go on lost such a point: tests/strategy_cas
+ * program 3 (and 253, 259 of 300) missed final states of bounded dfs;
+ * its reduced form is strategy_dpor's "psleeper's own step" case.
+ * Variants that tests/strategy_dpor rejected (final states of
  * bounded dfs missed): abandoning there (5 of its 60 generated
  * programs); abandoning there but adding every enabled choice at m, or
  * at every node from s to m (2 of 1500); forbidding switches with no
@@ -158,15 +168,12 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 		 * or went on with its block, every step of which so far
 		 * commutes with the steps it was moved past: anything but
 		 * letting it go on is redundant ("Sleeping blocks" above).
+		 * A block that has ended (no context can go on) is free, even
+		 * right after the psleeper's own step: abandoning it would
+		 * lose the backtrack points its races add at m.
 		 */
-		if (up->cont && up->pm == d - 1) {
-			if (nd->cur != PR_NO_PROC)
-				nd->sleep |= nd->enabled & ~PR_PROC_BIT(nd->cur);
-			else
-				nd->sleep |= nd->enabled;
-			forced = 1;
-		} else if (up->cont && nd->cur != PR_NO_PROC &&
-			   !block_touches(t, up)) {
+		if (up->cont && nd->cur != PR_NO_PROC &&
+		    (up->pm == d - 1 || !block_touches(t, up))) {
 			nd->sleep |= nd->enabled & ~PR_PROC_BIT(nd->cur);
 			forced = 1;
 		}
