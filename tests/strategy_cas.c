@@ -20,6 +20,7 @@
 #include "runtime/effects.h"
 #include "runtime/run.h"
 #include "strategy/strategy.h"
+#include "stateset.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -44,24 +45,7 @@ static struct {
 /* 0: report failed cmpxchgs; 1: do not (the baseline); 2: planted bug. */
 static int mode;
 
-static struct stateset { uint64_t h[4096]; int n; } seen;
-
-static void set_add(struct stateset *s, uint64_t h)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return;
-	if (s->n < 4096)
-		s->h[s->n++] = h;
-}
-
-static int set_has(const struct stateset *s, uint64_t h)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return 1;
-	return 0;
-}
+static struct stateset seen;	/* final states of the current search */
 
 /* cmpxchg(v, old, new) at one RMW yield point; returns the old value. */
 static int cas(int *v, int old, int nw)

@@ -21,6 +21,7 @@
 #include "runtime/run.h"
 #include "strategy/dependence.h"
 #include "strategy/strategy.h"
+#include "stateset.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -112,25 +113,7 @@ static struct gen {
 	int fail_on;		/* section 3: fail when the state is this */
 } g;
 
-/* Final states seen, as hashes: an open set of at most 4096. */
-static struct stateset { uint64_t h[4096]; int n; } seen;
-
-static void set_add(struct stateset *s, uint64_t h)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return;
-	if (s->n < 4096)
-		s->h[s->n++] = h;
-}
-
-static int set_has(const struct stateset *s, uint64_t h)
-{
-	for (int i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return 1;
-	return 0;
-}
+static struct stateset seen;	/* final states of the current search */
 
 static void gen_body(void *arg)
 {
