@@ -189,8 +189,10 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	e->val = 0;
 	mem_copy(&e->val, val, size);
 	e->step = pr_step();
+	/* The others' flushability does not change with a newer store. */
+	if (b->fvalid)
+		b->fmask |= mem_flushable_new(b, s);
 	b->used |= 1u << s;
-	b->fvalid = 0;
 	mem_busy |= (uint64_t)1 << c;
 	mem_touched |= (uint64_t)1 << c;
 	if (mem_logger)
@@ -234,24 +236,6 @@ int mem_own_store(int c, const void *addr, size_t size)
 	return 0;
 }
 
-/* The newest of @c's stores overlapping [addr, addr + size) but not it. */
-static int partial(int c, const void *addr, size_t size)
-{
-	const struct buffer *b = &mem_buf[c];
-	int hit = -1;
-
-	for (unsigned m = b->used; m; m &= m - 1) {
-		int s = __builtin_ctz(m);
-
-		if (mem_overlap(b->e[s].addr, b->e[s].size, addr, size) &&
-		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
-			hit = s;
-	}
-	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size)
-		return -1;
-	return hit;
-}
-
 PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 {
 	int c = self(), s;
@@ -261,16 +245,37 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 		return;
 	b = &mem_buf[c];
 	switch (op) {
-	case PR_MP_LOAD:
-		if ((s = partial(c, addr, size)) >= 0)
+	case PR_MP_LOAD: {
+		int own = 0;
+
+		/*
+		 * One pass: the newest of its stores overlapping the load
+		 * (partial, when not exactly it) and whether any does
+		 * (mem_own_store).
+		 */
+		s = -1;
+		for (unsigned m = b->used; m; m &= m - 1) {
+			int t = __builtin_ctz(m);
+
+			if (mem_overlap(b->e[t].addr, b->e[t].size, addr,
+					size)) {
+				own = 1;
+				if (s < 0 || b->e[t].seq > b->e[s].seq)
+					s = t;
+			}
+		}
+		if (s >= 0 && (b->e[s].addr != addr || b->e[s].size != size)) {
 			wait_upto(c, b->e[s].seq);
+			own = mem_own_store(c, addr, size);
+		}
 		if (mem_stale) {
 			/* Older values to read: decide at its yield point. */
 			stale_pend(c, addr, size);
-			if (stale_count(c, addr) && !mem_own_store(c, addr, size))
+			if (stale_count(c, addr) && !own)
 				pr_sched_mem_read_point();
 		}
 		break;
+	}
 	case PR_MP_STORE:
 		if (size != 1 && size != 2 && size != 4 && size != 8) {
 			wait_drained(c);

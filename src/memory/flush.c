@@ -40,8 +40,13 @@ static void write_out(int ctx, int s)
 	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
 	if (mem_logger)
 		mem_log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
+	/* The newest store gone: the older ones' flushability stays. */
+	if (b->fvalid && e->seq + 1 == b->seq) {
+		b->fmask &= ~(1u << s);
+	} else {
+		b->fvalid = 0;
+	}
 	b->used &= ~(1u << s);
-	b->fvalid = 0;
 	e->size = 0;
 	if (!b->used)
 		mem_busy &= ~((uint64_t)1 << ctx);
@@ -107,9 +112,35 @@ static unsigned flushable_weak(const struct buffer *b)
 }
 
 /*
+ * Store @s is about to join @b as its newest (not yet in @used): may it
+ * be flushed?  flushable_tso's and flushable_weak's rule for that one
+ * store; the others' answers do not change with a newer store.  Groups
+ * only grow with the sequence: "the oldest store is in my group" is
+ * "every other store is".
+ */
+unsigned mem_flushable_new(const struct buffer *b, int s)
+{
+	const struct entry *e = &b->e[s];
+
+	if (!b->used)
+		return 1u << s;
+	if (mem_model == PR_MEM_TSO || e->release)
+		return 0;
+	for (unsigned m = b->used; m; m &= m - 1) {
+		const struct entry *o = &b->e[__builtin_ctz(m)];
+
+		if (o->group != e->group ||
+		    mem_overlap(o->addr, o->size, e->addr, e->size))
+			return 0;
+	}
+	return 1u << s;
+}
+
+/*
  * Asked at every decision for every nonempty buffer; the answer changes
- * only with a store or a flush (it depends on the entries alone),
- * so it is kept until then.
+ * only with a store or a flush (it depends on the entries alone), so it
+ * is kept: a store adds its own bit (mem_flushable_new), a flush of the
+ * newest store drops its bit, any other flush recomputes here.
  */
 PR_NO_TSAN static unsigned hook_flushable(int ctx)
 {

@@ -134,7 +134,10 @@ struct buffer {
 	struct entry e[PR_MEM_SLOTS];
 	unsigned used;		/* slot mask */
 	unsigned fmask;		/* flushable slots, when fvalid */
-	int fvalid;		/* fmask is up to date (a store or flush clears) */
+	int fvalid;		/* fmask is up to date (a store adds its
+				 * own bit, flushing the newest store
+				 * clears its bit, other flushes clear
+				 * fvalid) */
 	uint32_t group;
 	uint64_t seq;		/* stores made so far */
 };
@@ -158,6 +161,8 @@ static inline int mem_overlap(const void *a, size_t n, const void *b,
 
 /* The slot of @b's oldest store, or -1. */
 int mem_oldest(const struct buffer *b);
+/* Is store @s, about to join @b as its newest, flushable (flush.c)? */
+unsigned mem_flushable_new(const struct buffer *b, int s);
 /* Does @c's buffer hold a store overlapping [addr, addr + size)? */
 int mem_own_store(int c, const void *addr, size_t size);
 /* Tell the logger about buffered store @e (a PR_ME_* @kind). */
