@@ -69,8 +69,11 @@ void stale_write(int ctx, const void *addr, size_t size, const void *val,
  */
 void stale_rmw(int ctx, const void *addr, size_t size, int full);
 
-/* Context @ctx's next step is the load of @size bytes at @addr. */
-void stale_pend(int ctx, const void *addr, size_t size);
+/*
+ * Context @ctx's next step is the load of @size bytes at @addr: returns
+ * stale_count(ctx, addr) as of now.
+ */
+int stale_pend(int ctx, const void *addr, size_t size);
 /*
  * How many older values that pending load may read (0 if @addr is not
  * what it loads): the decision's stale-read choices.

@@ -326,18 +326,6 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 		v->floor = MAX(v->floor, now_t);
 }
 
-PR_NO_TSAN void stale_pend(int ctx, const void *addr, size_t size)
-{
-	struct view *v = vw(ctx);
-
-	v->pend = addr;
-	v->psize = (uint8_t)size;
-	v->chosen = 0;
-	/* Entries never move or go within a run: found once, kept. */
-	v->pend_e = find(addr, 0);
-	v->pend_c = created;
-}
-
 /* The lowest time @ctx's load of @e may read as of. */
 PR_NO_TSAN static uint32_t low(const struct loc *e, int ctx)
 {
@@ -357,6 +345,31 @@ PR_NO_TSAN static int older(const struct loc *e, int ctx)
 	return k;
 }
 
+/* stale_count of @ctx's pending load, tracked at @e. */
+PR_NO_TSAN static inline __attribute__((always_inline)) int
+count_at(struct loc *e, const struct view *v, int ctx)
+{
+	if (e->mixed || e->size != v->psize || e->n < 2 || !current(e))
+		return 0;
+	return older(e, ctx);
+}
+
+PR_NO_TSAN int stale_pend(int ctx, const void *addr, size_t size)
+{
+	struct view *v = vw(ctx);
+
+	v->pend = addr;
+	v->psize = (uint8_t)size;
+	v->chosen = 0;
+	/* Entries never move or go within a run: found once, kept. */
+	v->pend_e = find(addr, 0);
+	v->pend_c = created;
+	/* stale_count(ctx, addr), knowing what it would look up. */
+	if (ctx >= STALE_CPUS || !addr || !v->pend_e)
+		return 0;
+	return count_at(v->pend_e, v, ctx);
+}
+
 PR_NO_TSAN int stale_count(int ctx, const void *addr)
 {
 	const struct view *v;
@@ -367,11 +380,12 @@ PR_NO_TSAN int stale_count(int ctx, const void *addr)
 	v = vr(ctx);
 	if (v->pend != addr)
 		return 0;
-	e = v->pend_e ? v->pend_e : v->pend_c == created ? NULL : find(addr, 0);
-	if (!e || e->mixed || e->size != v->psize || e->n < 2 ||
-	    !current(e))
-		return 0;
-	return older(e, ctx);
+	if (!(e = v->pend_e)) {
+		/* Not tracked when announced: is it now? */
+		if (v->pend_c == created || !(e = find(addr, 0)))
+			return 0;
+	}
+	return count_at(e, v, ctx);
 }
 
 PR_NO_TSAN void stale_chosen(int ctx, int k)
