@@ -138,9 +138,9 @@ struct buffer {
 	unsigned used;		/* slot mask */
 	unsigned fmask;		/* flushable slots, when fvalid */
 	int fvalid;		/* fmask is up to date (a store adds its
-				 * own bit, flushing the newest store
-				 * clears its bit, other flushes clear
-				 * fvalid) */
+				 * own bit, a flush clears its bit or,
+				 * when it was the oldest or a newer
+				 * store overlaps it, fvalid) */
 	uint32_t group;
 	uint64_t seq;		/* stores made so far */
 };
