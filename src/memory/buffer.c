@@ -99,10 +99,14 @@ static void wait_drained(int ctx)
 	wait_upto(ctx, UINT64_MAX);
 }
 
-/* The running context, or -1 when memory is accessed directly. */
-static int self(void)
+/*
+ * The running context, or -1 when memory is accessed directly: what
+ * pr_stress_mode() ? -1 : pr_self() says, without the calls
+ * (runtime/memhook.h).
+ */
+static inline int self(void)
 {
-	return pr_stress_mode() ? -1 : pr_self();
+	return *pr_mem_stress ? -1 : *pr_mem_cur;
 }
 
 /* ---- the kernel primitives' side ---------------------------------------- */
@@ -189,8 +193,10 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	e->val = 0;
 	mem_copy(&e->val, val, size);
 	e->step = pr_step();
+	/* The others' flushability does not change with a newer store. */
+	if (b->fvalid)
+		b->fmask |= mem_flushable_new(b, s);
 	b->used |= 1u << s;
-	b->fvalid = 0;
 	mem_busy |= (uint64_t)1 << c;
 	mem_touched |= (uint64_t)1 << c;
 	if (mem_logger)
@@ -234,43 +240,25 @@ int mem_own_store(int c, const void *addr, size_t size)
 	return 0;
 }
 
-/* The newest of @c's stores overlapping [addr, addr + size) but not it. */
-static int partial(int c, const void *addr, size_t size)
+/*
+ * A load's prepare waited for a partly overlapping store of its own: is
+ * any store overlapping it left?  Out of the load's straight path.
+ */
+static __attribute__((noinline)) int wait_partial(int c, uint64_t seq,
+						  const void *addr, size_t size)
 {
-	const struct buffer *b = &mem_buf[c];
-	int hit = -1;
-
-	for (unsigned m = b->used; m; m &= m - 1) {
-		int s = __builtin_ctz(m);
-
-		if (mem_overlap(b->e[s].addr, b->e[s].size, addr, size) &&
-		    (hit < 0 || b->e[s].seq > b->e[hit].seq))
-			hit = s;
-	}
-	if (hit >= 0 && b->e[hit].addr == addr && b->e[hit].size == size)
-		return -1;
-	return hit;
+	wait_upto(c, seq);
+	return mem_own_store(c, addr, size);
 }
 
-PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
+/* pr_mem_prepare of a store, an RMW, a drain: out of the loads' way. */
+static __attribute__((noinline)) void prepare_other(int c, const void *addr,
+						    size_t size, int op)
 {
-	int c = self(), s;
-	struct buffer *b;
+	struct buffer *b = &mem_buf[c];
+	int s;
 
-	if (c < 0)
-		return;
-	b = &mem_buf[c];
 	switch (op) {
-	case PR_MP_LOAD:
-		if ((s = partial(c, addr, size)) >= 0)
-			wait_upto(c, b->e[s].seq);
-		if (mem_stale) {
-			/* Older values to read: decide at its yield point. */
-			stale_pend(c, addr, size);
-			if (stale_count(c, addr) && !mem_own_store(c, addr, size))
-				pr_sched_mem_read_point();
-		}
-		break;
 	case PR_MP_STORE:
 		if (size != 1 && size != 2 && size != 4 && size != 8) {
 			wait_drained(c);
@@ -292,6 +280,39 @@ PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
 	default:
 		wait_drained(c);
 	}
+}
+
+PR_NO_TSAN void pr_mem_prepare(const void *addr, size_t size, int op)
+{
+	int c = self(), s = -1, own = 0;
+	const struct buffer *b;
+
+	if (c < 0)
+		return;
+	if (op != PR_MP_LOAD) {
+		prepare_other(c, addr, size, op);
+		return;
+	}
+	/*
+	 * A load.  One pass: the newest of its stores overlapping the load
+	 * (partial, when not exactly it) and whether any does
+	 * (mem_own_store).
+	 */
+	b = &mem_buf[c];
+	for (unsigned m = b->used; m; m &= m - 1) {
+		int t = __builtin_ctz(m);
+
+		if (mem_overlap(b->e[t].addr, b->e[t].size, addr, size)) {
+			own = 1;
+			if (s < 0 || b->e[t].seq > b->e[s].seq)
+				s = t;
+		}
+	}
+	if (s >= 0 && (b->e[s].addr != addr || b->e[s].size != size))
+		own = wait_partial(c, b->e[s].seq, addr, size);
+	/* Older values to read: decide at its yield point. */
+	if (mem_stale && stale_pend(c, addr, size) && !own)
+		pr_sched_mem_read_point();
 }
 
 PR_NO_TSAN void pr_mem_fence(int fence)

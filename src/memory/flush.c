@@ -21,6 +21,38 @@
 #include <string.h>
 
 /*
+ * Store @s leaves @b (still in @used), whose mask is valid.  A store's
+ * answer depends on its older stores only, so the older ones' answers
+ * stay; a newer one's changes only if @s overlaps it (coherence) or @s
+ * was the oldest (the group to match, a release's "no older store").
+ * Keep the mask minus @s unless so; else recompute at the next decision
+ * (hook_flushable).
+ */
+static void keep_mask(struct buffer *b, int s)
+{
+	const struct entry *e = &b->e[s];
+	unsigned others = b->used & ~(1u << s);
+	int older = 0;
+
+	/* tso: no walk, its one flushable store is the oldest. */
+	for (unsigned m = mem_model == PR_MEM_TSO ? 0 : others; m;
+	     m &= m - 1) {
+		const struct entry *o = &b->e[__builtin_ctz(m)];
+
+		if (o->seq < e->seq) {
+			older = 1;
+		} else if (mem_overlap(o->addr, o->size, e->addr, e->size)) {
+			b->fvalid = 0;
+			return;
+		}
+	}
+	if (others && !older)
+		b->fvalid = 0;
+	else
+		b->fmask &= ~(1u << s);
+}
+
+/*
  * A flush: always a scheduling decision of its own (hook_flush), never
  * done inside a context's step, so that dfs and dpor see every store's
  * way to memory as a step they can order.  Its effects for dpor
@@ -40,8 +72,9 @@ static void write_out(int ctx, int s)
 	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
 	if (mem_logger)
 		mem_log_ev(PR_ME_FLUSH, ctx, -1, e, 0);
+	if (b->fvalid)
+		keep_mask(b, s);
 	b->used &= ~(1u << s);
-	b->fvalid = 0;
 	e->size = 0;
 	if (!b->used)
 		mem_busy &= ~((uint64_t)1 << ctx);
@@ -74,26 +107,34 @@ static unsigned flushable_tso(const struct buffer *b)
  * older store is left.  Every slot in one pass.  A CPU's n-th store sits
  * in slot n mod PR_MEM_SLOTS until flushed (pr_mem_store waits for the
  * slot), so its buffered stores are among the last PR_MEM_SLOTS it made
- * and walking those sequence numbers visits them oldest first.  Groups
- * only grow with the sequence, so "every older store is in my group" is
- * "the oldest one is".
+ * and walking those sequence numbers visits them oldest first: the
+ * used mask rotated so that bit i is sequence number k0 + i, walked bit
+ * by bit (empty slots cost nothing).  Groups only grow with the
+ * sequence, so "every older store is in my group" is "the oldest one
+ * is", and the first store of a newer group ends the walk.
  */
 static unsigned flushable_weak(const struct buffer *b)
 {
 	int older[PR_MEM_SLOTS], n = 0;
 	uint32_t g0 = 0;
-	unsigned m = 0;
+	unsigned m = 0, full = (1u << PR_MEM_SLOTS) - 1, r;
+	uint64_t k0 = b->seq > PR_MEM_SLOTS ? b->seq - PR_MEM_SLOTS : 0;
+	int sh = (int)(k0 % PR_MEM_SLOTS);
 
-	for (uint64_t k = b->seq > PR_MEM_SLOTS ? b->seq - PR_MEM_SLOTS : 0;
-	     k < b->seq; k++) {
+	/* Bit i of @r: the slot of sequence number k0 + i is taken. */
+	r = ((b->used >> sh) | (b->used << (PR_MEM_SLOTS - sh))) & full;
+	for (; r; r &= r - 1) {
+		uint64_t k = k0 + (unsigned)__builtin_ctz(r);
 		int s = (int)(k % PR_MEM_SLOTS), ok = 1;
 		const struct entry *e = &b->e[s];
 
-		if (!(b->used & (1u << s)) || e->seq != k)
+		if (e->seq != k)
 			continue;
 		if (!n)
 			g0 = e->group;
-		else if (e->release || e->group != g0)
+		else if (e->group != g0)
+			break;	/* groups only grow: no newer store either */
+		else if (e->release)
 			ok = 0;
 		for (int i = 0; ok && i < n; i++)
 			if (mem_overlap(b->e[older[i]].addr, b->e[older[i]].size,
@@ -107,9 +148,36 @@ static unsigned flushable_weak(const struct buffer *b)
 }
 
 /*
+ * Store @s is about to join @b as its newest (not yet in @used): may it
+ * be flushed?  flushable_tso's and flushable_weak's rule for that one
+ * store; the others' answers do not change with a newer store.  Groups
+ * only grow with the sequence: "the oldest store is in my group" is
+ * "every other store is".
+ */
+unsigned mem_flushable_new(const struct buffer *b, int s)
+{
+	const struct entry *e = &b->e[s];
+
+	if (!b->used)
+		return 1u << s;
+	if (mem_model == PR_MEM_TSO || e->release)
+		return 0;
+	for (unsigned m = b->used; m; m &= m - 1) {
+		const struct entry *o = &b->e[__builtin_ctz(m)];
+
+		if (o->group != e->group ||
+		    mem_overlap(o->addr, o->size, e->addr, e->size))
+			return 0;
+	}
+	return 1u << s;
+}
+
+/*
  * Asked at every decision for every nonempty buffer; the answer changes
- * only with a store or a flush (it depends on the entries alone),
- * so it is kept until then.
+ * only with a store or a flush (it depends on the entries alone), so it
+ * is kept: a store adds its own bit (mem_flushable_new), a flush drops
+ * its bit when the others' answers stay (keep_mask), and otherwise the
+ * next decision recomputes here.
  */
 PR_NO_TSAN static unsigned hook_flushable(int ctx)
 {

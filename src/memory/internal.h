@@ -69,8 +69,11 @@ void stale_write(int ctx, const void *addr, size_t size, const void *val,
  */
 void stale_rmw(int ctx, const void *addr, size_t size, int full);
 
-/* Context @ctx's next step is the load of @size bytes at @addr. */
-void stale_pend(int ctx, const void *addr, size_t size);
+/*
+ * Context @ctx's next step is the load of @size bytes at @addr: returns
+ * stale_count(ctx, addr) as of now.
+ */
+int stale_pend(int ctx, const void *addr, size_t size);
 /*
  * How many older values that pending load may read (0 if @addr is not
  * what it loads): the decision's stale-read choices.
@@ -134,7 +137,10 @@ struct buffer {
 	struct entry e[PR_MEM_SLOTS];
 	unsigned used;		/* slot mask */
 	unsigned fmask;		/* flushable slots, when fvalid */
-	int fvalid;		/* fmask is up to date (a store or flush clears) */
+	int fvalid;		/* fmask is up to date (a store adds its
+				 * own bit, a flush clears its bit or,
+				 * when it was the oldest or a newer
+				 * store overlaps it, fvalid) */
 	uint32_t group;
 	uint64_t seq;		/* stores made so far */
 };
@@ -158,6 +164,8 @@ static inline int mem_overlap(const void *a, size_t n, const void *b,
 
 /* The slot of @b's oldest store, or -1. */
 int mem_oldest(const struct buffer *b);
+/* Is store @s, about to join @b as its newest, flushable (flush.c)? */
+unsigned mem_flushable_new(const struct buffer *b, int s);
 /* Does @c's buffer hold a store overlapping [addr, addr + size)? */
 int mem_own_store(int c, const void *addr, size_t size);
 /* Tell the logger about buffered store @e (a PR_ME_* @kind). */

@@ -99,10 +99,19 @@ static uint32_t created;	/* entries made this run: a failed find stays failed un
 
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
 
-/* @ctx's view; noted so that the next run clears only the views used. */
+/*
+ * @ctx's view, to change: noted so that the next run clears only the
+ * views used.  Once per function: the mark is a store the compiler keeps.
+ */
 static inline struct view *vw(int ctx)
 {
 	vtouched |= (uint64_t)1 << ctx;
+	return &views[ctx];
+}
+
+/* @ctx's view, to read only: one never changed this run is all zeros. */
+static inline const struct view *vr(int ctx)
+{
 	return &views[ctx];
 }
 
@@ -184,7 +193,8 @@ static int trackable(size_t size)
 }
 
 /* An RMW's value is memory's until someone looks. */
-PR_NO_TSAN static void sync(struct loc *e)
+PR_NO_TSAN static inline __attribute__((always_inline)) void
+sync(struct loc *e)
 {
 	if (e->lazy) {
 		e->val[0] = 0;
@@ -194,7 +204,8 @@ PR_NO_TSAN static void sync(struct loc *e)
 }
 
 /* Does memory still hold @e's newest value? */
-PR_NO_TSAN static int current(struct loc *e)
+PR_NO_TSAN static inline __attribute__((always_inline)) int
+current(struct loc *e)
 {
 	sync(e);
 	return mem_same(e->addr, &e->val[0], e->size);
@@ -245,10 +256,17 @@ PR_NO_TSAN static void push(struct loc *e, int ctx, uint64_t step)
 {
 	int n = e->n < STALE_DEPTH ? e->n : STALE_DEPTH - 1;
 
-	memmove(&e->t[1], &e->t[0], (size_t)n * sizeof(e->t[0]));
-	memmove(&e->val[1], &e->val[0], (size_t)n * sizeof(e->val[0]));
-	memmove(&e->wctx[1], &e->wctx[0], (size_t)n * sizeof(e->wctx[0]));
-	memmove(&e->wstep[1], &e->wstep[0], (size_t)n * sizeof(e->wstep[0]));
+	/*
+	 * Every slot moves up one, held or not: values past @n are never
+	 * read (older, log_old), and a fixed count compiles to plain moves
+	 * where four memmove calls of @n were a tenth of a flush.
+	 */
+	for (int k = STALE_DEPTH - 1; k > 0; k--) {
+		e->t[k] = e->t[k - 1];
+		e->val[k] = e->val[k - 1];
+		e->wctx[k] = e->wctx[k - 1];
+		e->wstep[k] = e->wstep[k - 1];
+	}
 	e->n = (uint8_t)(n + 1);
 	e->t[0] = now_t;
 	e->wctx[0] = (int8_t)ctx;
@@ -260,7 +278,7 @@ PR_NO_TSAN static void wrote(struct loc *e, int ctx)
 {
 	if (ctx < 0)
 		return;
-	vw(ctx)->lastw = now_t;
+	vw(ctx)->lastw = now_t;	/* the one mark of this view here */
 	if (e && ctx < STALE_CPUS)
 		e->coh[ctx] = now_t;
 }
@@ -285,6 +303,7 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 {
 	struct loc *e = NULL;
+	struct view *v;
 	uint32_t told;
 
 	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
@@ -300,26 +319,17 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	if (ctx < 0)
 		return;
 	wrote(e, ctx);
-	vw(ctx)->vread = MAX(vw(ctx)->vread, told);
+	v = &views[ctx];	/* marked by wrote */
+	v->vread = MAX(v->vread, told);
 	/* A full barrier after it too: everything before now. */
 	if (full)
-		vw(ctx)->floor = MAX(vw(ctx)->floor, now_t);
-}
-
-PR_NO_TSAN void stale_pend(int ctx, const void *addr, size_t size)
-{
-	vw(ctx)->pend = addr;
-	vw(ctx)->psize = (uint8_t)size;
-	vw(ctx)->chosen = 0;
-	/* Entries never move or go within a run: found once, kept. */
-	vw(ctx)->pend_e = find(addr, 0);
-	vw(ctx)->pend_c = created;
+		v->floor = MAX(v->floor, now_t);
 }
 
 /* The lowest time @ctx's load of @e may read as of. */
 PR_NO_TSAN static uint32_t low(const struct loc *e, int ctx)
 {
-	const struct view *v = vw(ctx);
+	const struct view *v = vr(ctx);
 
 	return MAX(v->floor, e->coh[ctx]);
 }
@@ -335,24 +345,57 @@ PR_NO_TSAN static int older(const struct loc *e, int ctx)
 	return k;
 }
 
-PR_NO_TSAN int stale_count(int ctx, const void *addr)
+/* stale_count of @ctx's pending load, tracked at @e. */
+PR_NO_TSAN static inline __attribute__((always_inline)) int
+count_at(struct loc *e, const struct view *v, int ctx)
 {
-	const struct view *v = vw(ctx);
-	struct loc *e;
-
-	if (ctx < 0 || ctx >= STALE_CPUS || v->pend != addr || !addr)
-		return 0;
-	e = v->pend_e ? v->pend_e : v->pend_c == created ? NULL : find(addr, 0);
-	if (!e || e->mixed || e->size != v->psize || e->n < 2 ||
-	    !current(e))
+	if (e->mixed || e->size != v->psize || e->n < 2 || !current(e))
 		return 0;
 	return older(e, ctx);
 }
 
+PR_NO_TSAN int stale_pend(int ctx, const void *addr, size_t size)
+{
+	struct view *v = vw(ctx);
+
+	v->pend = addr;
+	v->psize = (uint8_t)size;
+	v->chosen = 0;
+	/* Entries never move or go within a run: found once, kept. */
+	v->pend_e = find(addr, 0);
+	v->pend_c = created;
+	/* stale_count(ctx, addr), knowing what it would look up. */
+	if (ctx >= STALE_CPUS || !addr || !v->pend_e)
+		return 0;
+	return count_at(v->pend_e, v, ctx);
+}
+
+PR_NO_TSAN int stale_count(int ctx, const void *addr)
+{
+	const struct view *v;
+	struct loc *e;
+
+	if (ctx < 0 || ctx >= STALE_CPUS || !addr)
+		return 0;
+	v = vr(ctx);
+	if (v->pend != addr)
+		return 0;
+	if (!(e = v->pend_e)) {
+		/* Not tracked when announced: is it now? */
+		if (v->pend_c == created || !(e = find(addr, 0)))
+			return 0;
+	}
+	return count_at(e, v, ctx);
+}
+
 PR_NO_TSAN void stale_chosen(int ctx, int k)
 {
-	vw(ctx)->chosen = (int8_t)k;
-	vw(ctx)->at = pr_step();
+	struct view *v = vw(ctx);
+
+	/* @at matters only with a choice (stale_load tests @chosen first). */
+	v->chosen = (int8_t)k;
+	if (k)
+		v->at = pr_step();
 }
 
 /* Report reading value @k of @e (k >= 1). */
@@ -403,7 +446,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	} else {
 		if (!current(e))
 			restart(e);
-		if (k > older(e, ctx))
+		if (k && k > older(e, ctx))
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {
 			v->old = 1;
@@ -447,7 +490,7 @@ PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
 {
 	struct lockview *l = find_lock(lock, 1);
-	const struct view *v = vw(ctx);
+	const struct view *v = vr(ctx);
 
 	if (l)
 		l->view = MAX(l->view, MAX(v->floor, MAX(v->vread, v->lastw)));
@@ -474,8 +517,11 @@ PR_NO_TSAN void stale_gp_start(void)
 PR_NO_TSAN void stale_grace(int ctx)
 {
 	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
-	if (ctx >= 0)
-		vw(ctx)->floor = MAX(vw(ctx)->floor, now_t);
+	if (ctx >= 0) {
+		struct view *v = vw(ctx);
+
+		v->floor = MAX(v->floor, now_t);
+	}
 }
 
 PR_NO_TSAN void stale_rcu(int ctx, int enter)
@@ -491,17 +537,19 @@ PR_NO_TSAN void stale_rcu(int ctx, int enter)
 
 PR_NO_TSAN uint32_t stale_last_time(int ctx)
 {
-	return vw(ctx)->last_t;
+	return vr(ctx)->last_t;
 }
 
 PR_NO_TSAN void stale_dep(int ctx, uint32_t t)
 {
-	vw(ctx)->floor = MAX(vw(ctx)->floor, t);
+	struct view *v = vw(ctx);
+
+	v->floor = MAX(v->floor, t);
 }
 
 PR_NO_TSAN int stale_last_old(int ctx)
 {
-	return vw(ctx)->last_old;
+	return vr(ctx)->last_old;
 }
 
 /*

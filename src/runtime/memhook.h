@@ -47,6 +47,15 @@ struct pr_mem_hooks {
 	void (*chosen)(int ctx, int k);
 };
 
+/*
+ * The other way, for the model's access path (a load or store under tso
+ * or weak asks twice): the running context without two calls.
+ * "*pr_mem_stress ? -1 : *pr_mem_cur" is "pr_stress_mode() ? -1 :
+ * pr_self()" (-1 outside a run, and when running free in stress.c).
+ */
+extern const int *const pr_mem_cur;
+extern const int *const pr_mem_stress;
+
 /* NULL (sc) or the model's hooks; set before runs, not during one. */
 void pr_set_mem_hooks(const struct pr_mem_hooks *h);
 const struct pr_mem_hooks *pr_get_mem_hooks(void);

@@ -102,6 +102,10 @@ PR_NO_TSAN int pr_self(void)
 	return pr_stress_on ? pr_stress_self : sched_rt.cur;
 }
 
+/* memhook.h: pr_self() for the memory models, without the calls. */
+const int *const pr_mem_cur = &sched_rt.cur;
+const int *const pr_mem_stress = &pr_stress_on;
+
 PR_NO_TSAN int pr_in_event(void)
 {
 	int self = pr_self();
