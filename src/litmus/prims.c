@@ -258,6 +258,23 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 	return v;
 }
 
+int lit_prim_loads(int code)
+{
+	return returns_load(code);
+}
+
+void lit_prim_load_obj(int code, struct lit_cell *c, const void **obj,
+		       unsigned *size)
+{
+	if (code == P_ATOMIC_READ) {
+		*obj = &c->a.counter;
+		*size = sizeof(c->a.counter);
+	} else {
+		*obj = &c->v;
+		*size = sizeof(c->v);
+	}
+}
+
 /* Primitives whose result is a value loaded from memory. */
 static int returns_load(int idx)
 {

@@ -112,6 +112,13 @@ static int pure(const struct lit_expr *e, uint64_t *regs)
 	}
 }
 
+int lit_access_free(const struct lit_expr *e)
+{
+	uint64_t regs = 0;
+
+	return pure(e, &regs);
+}
+
 /* A relaxed load of an access-free address: its address, else NULL. */
 static struct lit_expr *load_of(const struct lit_expr *e, uint64_t *regs)
 {

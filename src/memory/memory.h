@@ -248,6 +248,16 @@ int pr_mem_last_load_old(void);
  */
 int pr_mem_relax(void);
 
+/*
+ * What context @ctx's pending load of @size bytes at @addr would read if
+ * it ran now: @k 0 the value it reads by default (its own buffered store
+ * to those bytes, else memory's), @k >= 1 the k-th older value (weak: a
+ * stale-read choice of the decision).  0 with the value in *@val
+ * (zero-extended), -1 when there is no such value.  Looks only (peek.c):
+ * for strategies that steer runs; nothing changes.
+ */
+int pr_mem_peek(int ctx, const void *addr, size_t size, int k, uint64_t *val);
+
 /* ---- for reports (rich replay) ---------------------------------------- */
 
 /*
