@@ -41,6 +41,9 @@ static struct {
 	/* each process's wanted loads, in program order */
 	struct wload wl[LIT_MAX_PROCS][W_LOADS];
 	int nwl[LIT_MAX_PROCS];
+	/* what the condition wants of a location's final value */
+	uint8_t lkind[LIT_MAX_LOCS];
+	struct lit_val lval[LIT_MAX_LOCS];
 } wit;
 
 /* Per run: the first of each process's wanted loads not performed. */
@@ -109,6 +112,13 @@ static void conjuncts(const struct lit_cond *c, int neg)
 	}
 	if (c->kind != CX_EQ && c->kind != CX_NE)
 		return;
+	r = c->l.kind == 2 ? &c->l : c->r.kind == 2 ? &c->r : NULL;
+	k = r == &c->l ? &c->r : &c->l;
+	if (r && k->kind == 0) {	/* "x=v": a final value */
+		wit.lkind[r->loc] = (c->kind == CX_EQ) != neg ? W_EQ : W_NE;
+		wit.lval[r->loc] = k->val;
+		return;
+	}
 	r = c->l.kind == 1 ? &c->l : c->r.kind == 1 ? &c->r : NULL;
 	k = r == &c->l ? &c->r : &c->l;
 	if (!r || k->kind != 0 || wit.sets[r->proc][r->reg] != 1)
@@ -204,6 +214,37 @@ static int future_load(int p, const void **obj, unsigned *size)
 	return w->reg;
 }
 
+/*
+ * A flush of @v to @obj, where the condition wants a final value of the
+ * location: the last write wins, so one that brings an unwanted value
+ * goes early (PREFER) and one that brings the wanted value late (SLOW),
+ * after the others it must follow.
+ */
+static int final_score(const void *obj, unsigned size, uint64_t v)
+{
+	struct lit_cell *c;
+	intptr_t got, want;
+	int loc;
+
+	for (loc = 0; loc < wit.l->nlocs; loc++)
+		if (wit.lkind[loc] != W_NONE)
+			break;
+	if (loc == wit.l->nlocs)
+		return PR_WITNESS_NEUTRAL;	/* no final value wanted */
+	for (loc = 0; loc < wit.l->nlocs; loc++) {
+		c = lit_cell_at(wit.l, lit_val_value(&(struct lit_val){ 1, loc }));
+		if (c && obj == (const void *)&c->v)
+			break;
+	}
+	if (loc == wit.l->nlocs || wit.lkind[loc] == W_NONE ||
+	    size != sizeof(c->v))
+		return PR_WITNESS_NEUTRAL;
+	got = (intptr_t)v;
+	want = lit_val_value(&wit.lval[loc]);
+	return (got == want) == (wit.lkind[loc] == W_EQ) ? PR_WITNESS_SLOW
+							 : PR_WITNESS_PREFER;
+}
+
 int litmus_witness_score(void *arg, const struct pr_choices *cs, int i)
 {
 	const struct pr_choice *c = &cs->c[i];
@@ -241,6 +282,9 @@ int litmus_witness_score(void *arg, const struct pr_choices *cs, int i)
 			else if (pending)
 				return PR_WITNESS_AVOID;
 		}
+		if (score == PR_WITNESS_NEUTRAL &&
+		    !pr_mem_peek_flush(c->ctx, c->mem, &v))
+			score = final_score(f.obj, f.size, v);
 		return score;
 	}
 	p = lit_proc_of_ctx(c->ctx);

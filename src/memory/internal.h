@@ -146,6 +146,7 @@ extern int mem_stale;		/* weak: loads may read older values */
 extern struct buffer mem_buf[PR_MAX_CTX];
 extern uint64_t mem_busy;	/* contexts with a nonempty buffer */
 extern uint64_t mem_touched;	/* buffers used this run (flush.c's reset) */
+extern uint64_t mem_readers;	/* contexts that began an RCU or SRCU section */
 extern int mem_waiters;		/* contexts sleeping in wait_upto, drain_all */
 extern pr_mem_logger mem_logger;
 

@@ -42,3 +42,17 @@ PR_NO_TSAN int pr_mem_peek(int ctx, const void *addr, size_t size, int k,
 	mem_copy(val, addr, size);
 	return 0;
 }
+
+PR_NO_TSAN int pr_mem_peek_flush(int ctx, int slot, uint64_t *val)
+{
+	const struct buffer *b;
+
+	*val = 0;
+	if (ctx < 0 || ctx >= PR_MAX_CTX || slot < 0 || slot >= PR_MEM_SLOTS)
+		return -1;
+	b = &mem_buf[ctx];
+	if (!(b->used & (1u << slot)))
+		return -1;
+	mem_copy(val, &b->e[slot].val, b->e[slot].size);
+	return 0;
+}
