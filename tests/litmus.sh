@@ -9,7 +9,9 @@
 #    WRC, IRIW and RCU-nolock loads that read older values (weak), LB a
 #    store performed before an earlier load (weak: src/litmus/reorder.c);
 #    RCU-resection a grace period begun between two read-side sections
-#    of one CPU (a section begins at a step of its own: litmus/prims.c)).
+#    of one CPU (a section begins at a step of its own: litmus/prims.c);
+#    RCU-unlock-LB a store after a section's end performed inside it,
+#    before the section's load (weak: litmus/reorder.c, rule 4)).
 # 2. Planted wrong annotations are disagreements (exit 1) whose traces
 #    replay and show the final state: the check cannot be removed unseen.
 # 3. Bad input: file:line:col: error: ..., unsupported constructs named,
@@ -45,6 +47,8 @@ RCU-sync    agree         agree         agree
 RCU-nolock  unreached     unreached     agree:r
 RCU-publish agree         agree         agree
 RCU-resection agree:r     agree:r       agree:r
+RCU-unlock-LB unreached   unreached     agree:r
+RCU-unlock-LB+1 agree     agree         agree
 lock-inc    agree         agree         agree
 nolock-inc  agree:r       agree:r       agree:r
 lock-MP     agree         agree         agree
@@ -57,10 +61,10 @@ for m in sc tso weak; do
 	run 0 "$PAGERACE" litmus -b -m $m "$srcdir"/tests/litmus/*.litmus
 	st=$?
 	litmus_expect $m "$expected" && test $st -eq 0 &&
-		test "$(wc -l <"$tmp/out")" -eq 23
+		test "$(wc -l <"$tmp/out")" -eq 25
 	st=$?
 	[ $st -ne 0 ] && cat "$tmp/cmp"
-	ok $st "tests/litmus under $m: 23 tests, every verdict as expected, exhaustive"
+	ok $st "tests/litmus under $m: 25 tests, every verdict as expected, exhaustive"
 	col=$((col + 1))
 done
 

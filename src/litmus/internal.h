@@ -89,6 +89,10 @@ enum lit_lbc {
 	LBC_RMB,		/* smp_rmb() (nothing passes it: reorder.c) */
 	LBC_WMB,		/* smp_wmb(): stores against stores only */
 	LBC_IF,			/* if/else on an access-free condition */
+	LBC_RCU_UNLOCK,		/* rcu_read_unlock(): a store may move into
+				 * the section (reorder.c, rule 4) */
+	LBC_RCU_LOCK,		/* rcu_read_lock(): goes early with the
+				 * store (reorder.c, rule 5) */
 };
 
 struct lit_stmt {

@@ -101,6 +101,8 @@ int lit_prim_class(int code)
 	case P_WRITE_ONCE: return LBC_STORE;
 	case P_RMB: return LBC_RMB;
 	case P_WMB: return LBC_WMB;
+	case P_RCU_UNLOCK: return LBC_RCU_UNLOCK;
+	case P_RCU_LOCK: return LBC_RCU_LOCK;
 	}
 	return LBC_OTHER;
 }
