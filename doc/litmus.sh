@@ -152,12 +152,14 @@ How to read it:
   barriers) and, for litmus tests, load buffering
   (src/litmus/reorder.c: before a load statement a process performs the
   later stores LKMM's preserved program order does not keep after it --
-  no dependency, fence, release/acquire, lock or RCU boundary between;
+  no dependency, fence, release/acquire, lock or RCU section's
+  beginning between (a store after a section's end may move into it);
   their flushes decide when they become visible: LB, C-LB, C-RW and
-  C-WW rings).  weak stays multi-copy atomic, keeps a store after an
-  smp_rmb and after an RCU read-side section's end, and orders a store
-  inside an if after the load it depends on: stronger than LKMM, never
-  weaker.
+  C-WW rings).  A grace period drains the buffers of its own CPU and of
+  the CPUs that were RCU/SRCU readers, nobody else's (memory/memory.h).
+  weak stays multi-copy atomic, keeps a store after an smp_rmb and
+  inside its read-side section, and orders a store inside an if after
+  the load it depends on: stronger than LKMM, never weaker.
 - **incomplete**: the search ran out of its per-test budget (three
   quarters of it; the rest samples, below).  Mostly tests of 5-8 CPUs
   (rings of RCU readers and grace periods: every order of a reader's
@@ -165,9 +167,13 @@ How to read it:
   under tso and weak every flush order and older value too).  An
   incomplete Never test reached nothing in what it ran; the statement
   says "incomplete", never "exhaustive".
-- Sampling: under tso and weak, a search that stops unfinished leaves
-  the rest of the budget to random runs (the scheduler's coins choose
-  flushes and older values) that stop when the condition is reached:
+- Sampling: a search that stops unfinished leaves the rest of the
+  budget to sampled runs that stop when the condition is reached: for
+  a Sometimes test (half the budget) the witness sampler
+  (strategy/witness.c: random coins weighted towards the values the
+  exists clause wants each load and each location's final value to
+  have, src/litmus/witness.c), else random runs under tso and weak.
+  Every sampled run is a run of the model, replayable from its trace:
   a reached Sometimes is a witness ("reached by sampling"); only a
   finished search says a condition is never reached.  A finished search
   samples nothing.
@@ -182,8 +188,11 @@ How to read it:
 History under weak (the whole corpus, LITMUS_BUDGET=0.25 s, 2 processes
 on the shared 2-core machine): store buffers only, 41 of 704 Sometimes
 reached; with stale reads (h14v), 166 (23.6%); with stale reads, load
-buffering and the search before the sampling (h14l, issue 14), the
-table above.  Never reached: 0 in every one of these runs.
+buffering and the search before the sampling (h14l), 244 (34.7%); with
+the witness sampler (h14n), 457 (64.9%); with grace periods draining
+only readers' buffers, 469 (66.6%); with stores moving into a
+read-side section, the table above.  Never reached: 0 in every one of
+these runs.
 
 ## Unsupported constructs (annotated tests, under sc)
 

@@ -7,7 +7,11 @@
 #    expected table below follows from src/memory/memory.h's description
 #    of each model: SB needs a store buffer, MP and 2+2W store reordering,
 #    WRC, IRIW and RCU-nolock loads that read older values (weak), LB a
-#    store performed before an earlier load (weak: src/litmus/reorder.c)).
+#    store performed before an earlier load (weak: src/litmus/reorder.c);
+#    RCU-resection a grace period begun between two read-side sections
+#    of one CPU (a section begins at a step of its own: litmus/prims.c);
+#    RCU-unlock-LB a store after a section's end performed inside it,
+#    before the section's load (weak: litmus/reorder.c, rule 4)).
 # 2. Planted wrong annotations are disagreements (exit 1) whose traces
 #    replay and show the final state: the check cannot be removed unseen.
 # 3. Bad input: file:line:col: error: ..., unsupported constructs named,
@@ -21,7 +25,7 @@ srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/litmus_expect.sh"
 tap_tmp litmus
 
-echo "1..32"
+echo "1..33"
 
 # ---- 1. the classic shapes: verdict and reached/not-reached per model.
 # name      sc            tso           weak
@@ -42,6 +46,9 @@ IRIW+mbs    agree         agree         agree
 RCU-sync    agree         agree         agree
 RCU-nolock  unreached     unreached     agree:r
 RCU-publish agree         agree         agree
+RCU-resection agree:r     agree:r       agree:r
+RCU-unlock-LB unreached   unreached     agree:r
+RCU-unlock-LB+1 agree     agree         agree
 lock-inc    agree         agree         agree
 nolock-inc  agree:r       agree:r       agree:r
 lock-MP     agree         agree         agree
@@ -54,10 +61,10 @@ for m in sc tso weak; do
 	run 0 "$PAGERACE" litmus -b -m $m "$srcdir"/tests/litmus/*.litmus
 	st=$?
 	litmus_expect $m "$expected" && test $st -eq 0 &&
-		test "$(wc -l <"$tmp/out")" -eq 22
+		test "$(wc -l <"$tmp/out")" -eq 25
 	st=$?
 	[ $st -ne 0 ] && cat "$tmp/cmp"
-	ok $st "tests/litmus under $m: 22 tests, every verdict as expected, exhaustive"
+	ok $st "tests/litmus under $m: 25 tests, every verdict as expected, exhaustive"
 	col=$((col + 1))
 done
 
@@ -192,10 +199,16 @@ ok $? "a stale read in a tso trace: FILE:LINE:COL: error, exit 2"
 # leaves of it samples (random): a reached Sometimes is a witness even
 # when the search cannot finish (here it may run one execution); a Never
 # stays incomplete.
-run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 "$srcdir/tests/litmus/MP.litmus" &&
-	grep -q 'reached by sampling (random, run [0-9]*); search incomplete' "$tmp/out" &&
+run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 --trace-dir "$tmp/tw" \
+	"$srcdir/tests/litmus/MP.litmus" &&
+	grep -q 'reached by sampling (witness, run [0-9]*); search incomplete' "$tmp/out" &&
 	grep -q 'agrees with Result: Sometimes (reached)' "$tmp/out"
-ok $? "weak, -t 1 -n 1: MP reached by sampling, said so, agrees"
+ok $? "weak, -t 1 -n 1: MP reached by sampling (witness), said so, agrees"
+trace=$(sed -n 's/^  witness: *//p' "$tmp/out")
+test -f "$trace" && run 0 "$PAGERACE" replay "$trace" &&
+	grep -q 'no failure (as recorded)' "$tmp/out" &&
+	grep -q 'final state 1:r0=1; 1:r1=0 satisfies exists' "$tmp/out"
+ok $? "the witness run is saved; replay re-executes it and reaches the condition"
 run 0 "$PAGERACE" litmus -b -m weak -t 0.2 -n 1 "$srcdir/tests/litmus/MP+wmb+rmb.litmus" &&
 	test "$(cut -f3,5,7 "$tmp/out")" = "incomplete	incomplete	not-reached"
 ok $? "weak, -t 0.2 -n 1: a Never test sampled and cut stays incomplete, never 'agree'"

@@ -63,9 +63,13 @@ static void litmus_usage(FILE *f)
 "  -n, --max-executions N  stop a test after N executions (default 1000000;\n"
 "                          0: no limit); it is then 'incomplete'\n"
 "  -t, --time-budget SECS  stop a test after SECS seconds (default: none);\n"
-"                          under tso and weak, a search unfinished after\n"
-"                          three quarters of it leaves the rest to sampled\n"
-"                          runs (random) until the condition is reached\n"
+"                          a search unfinished after three quarters of it\n"
+"                          (half, for a Sometimes test) leaves the rest to\n"
+"                          sampled runs until the condition is reached:\n"
+"                          under tso and weak random ones, and for a\n"
+"                          Sometimes test under any model the witness\n"
+"                          sampler, steered towards the values the exists\n"
+"                          clause wants (its run is saved as a trace)\n"
 "      --max-steps N       a run longer than N steps is a livelock\n"
 "      --trace-dir DIR     where disagreements' traces go (default\n"
 "                          ./" LITMUS_TRACE_DIR ")\n"
@@ -177,14 +181,20 @@ static const char *expect_name(enum lit_expect x)
 }
 
 /*
- * Under tso and weak with a time budget (the corpus run), when the
- * exhaustive search stopped unfinished (three quarters of the budget
- * spent, or the execution budget), the rest of the time goes to sampled runs (random: flushes and stale reads by the
- * scheduler's coins), until @deadline or the first run that reaches the
- * condition or fails: a reached condition is a real witness, which the
- * search may not have met; only the search may say a condition is never
- * reached.  A search that completes needs no sampling: it saw every
- * class of executions.  Returns 1 + the run that reached it, or 0.
+ * With a time budget (the corpus run), when the exhaustive search
+ * stopped unfinished (its share of the budget spent, or the execution
+ * budget), the rest of the time goes to sampled runs until @deadline or
+ * the first run that reaches the condition or fails: under tso and weak
+ * random runs (flushes and stale reads by the scheduler's coins) for
+ * every test, and for a Sometimes test under every model the witness
+ * sampler (strategy/witness.c, steered by litmus/witness.c towards the
+ * values the exists clause wants its loads to return).  A reached
+ * condition is a real witness, which the search may not have met; only
+ * the search may say a condition is never reached.  A search that
+ * completes needs no sampling: it saw every class of executions.
+ * Outside --brief, the run that reached a Sometimes condition is saved
+ * as a trace (@trace) that replay re-executes.  Returns 1 + the run
+ * that reached it, or 0.
  */
 static uint64_t sample(const struct litmus_opts *o, const struct target *tg,
 		       struct pr_run_options *ro, struct pr_schedule *rec,
@@ -200,17 +210,22 @@ static uint64_t sample(const struct litmus_opts *o, const struct target *tg,
 
 	memset(&params, 0, sizeof(params));
 	params.preemption_bound = -1;
-	st = pr_strategy_create("random", &params);
+	st = some ? pr_witness_create(litmus_witness_score, NULL) :
+		    pr_strategy_create("random", &params);
 	if (!st)
 		return 0;
-	so.strategy = "random";
+	so.strategy = st->ops->name;
 	for (run = 0; !(run & 15) ? now() < deadline : 1; run++) {
 		struct pr_run_result res;
 
 		pr_run_once(tg->prog, st, ro, 0, run, rec, &res);
 		if (!(res.failed || res.diverged)) {
-			if (some && litmus_hits(tg->lit))
+			if (some && litmus_hits(tg->lit)) {
+				if (!o->brief && save_trace(&so, tg, run, &res,
+							    rec, trace, tracelen))
+					trace[0] = '\0';
 				break;
+			}
 			continue;
 		}
 		if (model_too_big(&res) || !strcmp(res.verdict.kind, "deadlock") ||
@@ -246,7 +261,7 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	uint64_t run, failed = 0, other = 0, stuck = 0;
 	int too_big = 0;
 	double t0 = now(), t1;
-	int complete, stop_time = 0, sampling;
+	int complete, stop_time = 0, sampling, some;
 	double search_budget;
 	uint64_t sampled = 0;	/* 1 + the sampled run that reached it */
 	enum verdict v;
@@ -274,9 +289,14 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	pr_schedule_init(&rec);
 	litmus_outcomes_reset(l);
 	memset(&first, 0, sizeof(first));
-	/* Sampling gets what the search leaves of the budget (sample()). */
-	sampling = o->time_budget > 0 && strcmp(o->memory, "sc") != 0;
-	search_budget = sampling ? o->time_budget * 3 / 4 : o->time_budget;
+	/*
+	 * Sampling gets what the search leaves of the budget (sample()):
+	 * a quarter, half of it for a Sometimes test (the witness sampler).
+	 */
+	some = litmus_expect(l) == LIT_EXPECT_SOMETIMES;
+	sampling = o->time_budget > 0 && (some || strcmp(o->memory, "sc") != 0);
+	search_budget = !sampling ? o->time_budget :
+			some ? o->time_budget / 2 : o->time_budget * 3 / 4;
 	for (run = 0; !strat->ops->exhausted(strat) && !failed && !other; run++) {
 		struct pr_run_result res;
 
@@ -331,8 +351,9 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 			 (unsigned long long)cov.executions, o->strategy, o->memory);
 	else if (sampled)
 		snprintf(cov_text, sizeof(cov_text),
-			 "reached by sampling (random, run %llu); search "
+			 "reached by sampling (%s, run %llu); search "
 			 "incomplete after %llu executions (%s), memory %s",
+			 some ? "witness" : "random",
 			 (unsigned long long)(sampled - 1),
 			 (unsigned long long)cov.executions, o->strategy,
 			 o->memory);
@@ -410,6 +431,9 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		       litmus_result_text(l), stuck && !strncmp(
 		       litmus_result_text(l), "DEADLOCK", 8) ? "deadlocks" :
 		       litmus_hits(l) ? "reached" : "never reached");
+		if (sampled && trace[0])
+			printf("  witness: %s\n  replay: %s replay %s\n", trace,
+			       pr_argv0, trace);
 		break;
 	case V_UNREACHED:
 		printf("%s: Result: Sometimes, not reached under %s (allowed by "

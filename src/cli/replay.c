@@ -9,6 +9,7 @@
  * never a silently different run.
  */
 #include "cli/cli.h"
+#include "litmus/litmus.h"
 #include "report/events.h"
 #include "report/report.h"
 #include "report/verdict.h"
@@ -281,6 +282,8 @@ int cmd_replay(int argc, char **argv)
 	/* Always instrumented: the report needs every step. */
 	pr_event_log_init(&log);
 	pr_schedule_init(&rec);
+	if (tg.lit)
+		litmus_outcomes_reset(tg.lit);
 	pr_events_replay(&log, tg.prog, &t.sched, &ro, t.seed, t.run,
 			 log_steps ? log_step : NULL, break_at, &rec, &res);
 	diff = first_difference(&rec, &t.sched);
@@ -325,6 +328,17 @@ int cmd_replay(int argc, char **argv)
 		if (!quiet)
 			printf("%s: replayed %llu steps, no failure (as recorded)\n",
 			       tg.name, (unsigned long long)res.steps);
+		/* A litmus run (a witness): the final state it reached. */
+		if (!quiet && tg.lit && litmus_noutcomes(tg.lit) == 1) {
+			char buf[1024];
+			uint64_t n;
+			int holds;
+
+			litmus_outcome(tg.lit, 0, buf, sizeof(buf), &n, &holds);
+			printf("  final state %s %s %s\n", buf,
+			       holds ? "satisfies" : "does not satisfy",
+			       litmus_cond_text(tg.lit));
+		}
 		rc = EXIT_NOFAIL;
 	}
 	pr_schedule_free(&rec);

@@ -338,8 +338,10 @@ PR_NO_TSAN void synchronize_rcu(void)
 	__atomic_fetch_sub(&rcu.sync_waiters, 1, __ATOMIC_RELAXED);
 	pr_harness_unlock();
 	pr_tsan_acquire(&rcu.gp);
-	if (pr_mem_on)		/* the grace period's barriers, as in invoke() */
-		pr_mem_drain_all();
+	/* The readers' barriers and its own: a CPU that never was a
+	 * reader may keep its stores buffered (memory/memory.h). */
+	if (pr_mem_on)
+		pr_mem_drain_readers();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -103,7 +103,9 @@ PR_NO_TSAN void synchronize_srcu(struct srcu_struct *ssp)
 			break;
 		PR_BLOCK(&ssp->wq[me], "synchronize_srcu");
 	}
-	if (pr_mem_on)		/* the grace period's barriers */
-		pr_mem_drain_all();
+	/* The readers' barriers and its own: a CPU that never was a
+	 * reader may keep its stores buffered (memory/memory.h). */
+	if (pr_mem_on)
+		pr_mem_drain_readers();
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

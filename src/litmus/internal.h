@@ -89,6 +89,10 @@ enum lit_lbc {
 	LBC_RMB,		/* smp_rmb() (nothing passes it: reorder.c) */
 	LBC_WMB,		/* smp_wmb(): stores against stores only */
 	LBC_IF,			/* if/else on an access-free condition */
+	LBC_RCU_UNLOCK,		/* rcu_read_unlock(): a store may move into
+				 * the section (reorder.c, rule 4) */
+	LBC_RCU_LOCK,		/* rcu_read_lock(): goes early with the
+				 * store (reorder.c, rule 5) */
 };
 
 struct lit_stmt {
@@ -289,6 +293,32 @@ uint32_t lit_reg_time(int proc, int r);
 /* interp.c: "0:r0=1; x=2", a state as the condition reads it. */
 void litmus_state_text(const struct litmus *l, const struct lit_val *st,
 		       char *buf, size_t len);
+
+/* interp.c: the process context @ctx runs, -1 if none. */
+int lit_proc_of_ctx(int ctx);
+/* interp.c: a constant or a location's address as the program sees it. */
+intptr_t lit_val_value(const struct lit_val *v);
+/* prims.c: does primitive @code return the value it loads?  What it
+ * loads at cell @c (the field and its size)? */
+int lit_prim_loads(int code);
+void lit_prim_load_obj(int code, struct lit_cell *c, const void **obj,
+		       unsigned *size);
+/* interp.c: does @e load one value, at an access-free address? */
+int lit_direct_load(const struct lit_expr *e);
+/* interp.c: the cell at location address @addr, NULL if none. */
+struct lit_cell *lit_cell_at(const struct litmus *l, intptr_t addr);
+/* reorder.c: no memory access in @e (registers, constants, addresses). */
+int lit_access_free(const struct lit_expr *e);
+/*
+ * witness.c: the register process P's next access loads into, while it
+ * is one the condition wants a value of (-1 otherwise); does the
+ * condition want a value of register @reg of @proc?
+ */
+extern int8_t lit_wit_reg[LIT_MAX_PROCS];
+int lit_wit_wants(int proc, int reg);
+/* Every run (setup); process @proc performed wanted load @e. */
+void lit_wit_reset(const struct litmus *l);
+void lit_wit_done(int proc, const struct lit_expr *e);
 
 /* outcome.c */
 void lit_outcome_record(struct litmus *l, const struct lit_val *state,

@@ -32,6 +32,13 @@ static intptr_t regs[LIT_MAX_PROCS][LIT_MAX_REGS];
  */
 static uint32_t rtime[LIT_MAX_PROCS][LIT_MAX_REGS];
 static uint32_t acc[LIT_MAX_PROCS];
+/* The process each context runs (-1: none, e.g. the RCU daemon). */
+static int8_t proc_of[PR_MAX_CTX];
+
+int lit_proc_of_ctx(int ctx)
+{
+	return ctx >= 0 && ctx < PR_MAX_CTX ? proc_of[ctx] : -1;
+}
 
 uint32_t lit_dep_begin(int proc)
 {
@@ -77,6 +84,16 @@ struct lit_cell *lit_cell_of(struct litmus *l, int proc, intptr_t addr)
 		proc, (long long)addr);
 }
 
+struct lit_cell *lit_cell_at(const struct litmus *l, intptr_t addr)
+{
+	uintptr_t base = (uintptr_t)cells, a = (uintptr_t)addr;
+
+	if (a >= base && a < base + (uintptr_t)l->nlocs * sizeof(cells[0]) &&
+	    (a - base) % sizeof(cells[0]) == 0)
+		return &cells[(a - base) / sizeof(cells[0])];
+	return NULL;
+}
+
 int lit_is_location(const struct litmus *l, intptr_t addr)
 {
 	uintptr_t base = (uintptr_t)cells, a = (uintptr_t)addr;
@@ -102,6 +119,21 @@ static struct lit_val canonical(const struct litmus *l, intptr_t v)
 static intptr_t initial(const struct lit_val *v)
 {
 	return v->is_addr ? address((int)v->v) : (intptr_t)v->v;
+}
+
+intptr_t lit_val_value(const struct lit_val *v)
+{
+	return initial(v);
+}
+
+/* "r = load": the value @e returns is the one a single access loads,
+ * at an address computed without accessing memory (witness.c). */
+int lit_direct_load(const struct lit_expr *e)
+{
+	if (e->kind == EX_DEREF)
+		return lit_access_free(e->a);
+	return e->kind == EX_CALL && e->nargs >= 1 && lit_prim_loads(e->idx) &&
+	       lit_access_free(e->args[0]);
 }
 
 static intptr_t binop(int proc, int op, intptr_t a, intptr_t b)
@@ -228,7 +260,16 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 	case EX_ASSIGN: {
 		uint32_t saved = lit_dep_begin(proc), t;
 
-		a = lit_eval(l, proc, r, e->b);
+		if (e->a->kind == EX_REG && lit_wit_wants(proc, e->a->idx) &&
+		    lit_direct_load(e->b)) {
+			/* The witness sampler's scorer looks (witness.c). */
+			lit_wit_reg[proc] = (int8_t)e->a->idx;
+			a = lit_eval(l, proc, r, e->b);
+			lit_wit_reg[proc] = -1;
+			lit_wit_done(proc, e->b);
+		} else {
+			a = lit_eval(l, proc, r, e->b);
+		}
 		t = lit_dep_end(proc, saved);
 		if (e->a->kind == EX_REG) {
 			r[e->a->idx] = a;
@@ -341,7 +382,12 @@ static void setup(void *arg)
 		if (l->loc[i].type == LOC_SRCU)
 			init_srcu_struct(&cells[i].srcu);
 	}
+	memset(proc_of, -1, sizeof(proc_of));
+	lit_wit_reset(l);
 	for (int p = 0; p < l->nprocs; p++) {
+		int c;
+
+		lit_wit_reg[p] = -1;
 		acc[p] = 0;
 		memset(rtime[p], 0, sizeof(rtime[p]));
 		for (int r = 0; r < LIT_MAX_REGS; r++)
@@ -349,7 +395,9 @@ static void setup(void *arg)
 				initial(&l->proc[p].reginit[r]) : 0;
 		if (!names[p][0])	/* the same every run: made once */
 			snprintf(names[p], sizeof(names[p]), "P%d", p);
-		pr_spawn(names[p], body, (void *)(intptr_t)p, 0);
+		c = pr_spawn(names[p], body, (void *)(intptr_t)p, 0);
+		if (c >= 0 && c < PR_MAX_CTX)
+			proc_of[c] = (int8_t)p;
 	}
 }
 
@@ -414,6 +462,7 @@ static void finish(void *arg)
 void litmus_program(struct litmus *l, struct pr_program *prog)
 {
 	lit_lb_classify(l);
+	litmus_witness_prepare(l);
 	memset(prog, 0, sizeof(*prog));
 	prog->name = l->name;
 	prog->summary = "a litmus test";

@@ -91,4 +91,13 @@ void litmus_outcome(const struct litmus *l, size_t i, char *buf, size_t len,
 uint64_t litmus_runs(const struct litmus *l);
 uint64_t litmus_hits(const struct litmus *l);
 
+/*
+ * The witness sampler's scorer (witness.c; strategy/witness.c): rate
+ * choice @i of @cs by whether it brings the run closer to the exists
+ * clause.  litmus_program prepares it for @l; @arg is unused.
+ */
+struct pr_choices;
+void litmus_witness_prepare(struct litmus *l);
+int litmus_witness_score(void *arg, const struct pr_choices *cs, int i);
+
 #endif /* PAGERACE_LITMUS_H */

@@ -101,6 +101,8 @@ int lit_prim_class(int code)
 	case P_WRITE_ONCE: return LBC_STORE;
 	case P_RMB: return LBC_RMB;
 	case P_WMB: return LBC_WMB;
+	case P_RCU_UNLOCK: return LBC_RCU_UNLOCK;
+	case P_RCU_LOCK: return LBC_RCU_LOCK;
 	}
 	return LBC_OTHER;
 }
@@ -189,6 +191,30 @@ static int lit_spin_is_locked(spinlock_t *l)
 	return spin_is_locked(l);
 }
 
+/*
+ * A read-side section begins at a step of its own.  kernel/rcu.c's
+ * rcu_read_lock is no yield point: called right after an access, it
+ * would begin the section in the same step as that access, and no grace
+ * period could begin between them -- "WRITE_ONCE(*x, 1);
+ * rcu_read_unlock(); rcu_read_lock(); r = READ_ONCE(*y)" could never
+ * see a synchronize_rcu that began after the store but before the
+ * second section, which LKMM (and a real CPU) allow.  The yield point
+ * lets the section begin as late as just before the access after it;
+ * a section's end needs none (ending at once is the weaker side: a
+ * grace period begun later waits for less).
+ */
+static void lit_rcu_read_lock(void)
+{
+	PR_YIELD("rcu_read_lock");
+	rcu_read_lock();
+}
+
+static int lit_srcu_read_lock(struct srcu_struct *sp)
+{
+	PR_YIELD("srcu_read_lock");
+	return srcu_read_lock(sp);
+}
+
 static void lit_smp_mb(void)
 {
 	smp_mb();
@@ -258,6 +284,23 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 	return v;
 }
 
+int lit_prim_loads(int code)
+{
+	return returns_load(code);
+}
+
+void lit_prim_load_obj(int code, struct lit_cell *c, const void **obj,
+		       unsigned *size)
+{
+	if (code == P_ATOMIC_READ) {
+		*obj = &c->a.counter;
+		*size = sizeof(c->a.counter);
+	} else {
+		*obj = &c->v;
+		*size = sizeof(c->v);
+	}
+}
+
 /* Primitives whose result is a value loaded from memory. */
 static int returns_load(int idx)
 {
@@ -285,7 +328,7 @@ static intptr_t call(struct litmus *l, int proc, const struct lit_expr *e,
 	case P_RMB: lit_smp_rmb(); return 0;
 	case P_WMB: lit_smp_wmb(); return 0;
 	case P_BARRIER: barrier(); return 0;
-	case P_RCU_LOCK: rcu_read_lock(); return 0;
+	case P_RCU_LOCK: lit_rcu_read_lock(); return 0;
 	case P_RCU_UNLOCK: rcu_read_unlock(); return 0;
 	case P_SYNC_RCU: synchronize_rcu(); return 0;
 	case P_SPIN_LOCK: lit_spin_lock(&c->lock); return 0;
@@ -320,7 +363,7 @@ static intptr_t call(struct litmus *l, int proc, const struct lit_expr *e,
 	case P_ATOMIC_ADD_UNLESS:
 		return lit_atomic_add_unless(&c->a, (int)a[1], (int)a[2]);
 	case P_ATOMIC_INC_NOT_ZERO: return lit_atomic_add_unless(&c->a, 1, 0);
-	case P_SRCU_LOCK: return srcu_read_lock(&c->srcu);
+	case P_SRCU_LOCK: return lit_srcu_read_lock(&c->srcu);
 	case P_SRCU_UNLOCK: srcu_read_unlock(&c->srcu, (int)a[1]); return 0;
 	case P_SYNC_SRCU: synchronize_srcu(&c->srcu); return 0;
 	}

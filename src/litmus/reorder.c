@@ -61,6 +61,27 @@
  *     SRCU read-side sections and grace periods, barrier(), smp_wmb()
  *     inside an if, an if on a condition that loads.
  *     L's address also differs from S's.
+ *  4. An exception to 3: S may pass rcu_read_unlock() (not inside an
+ *     if), which moves it into the read-side section L is in (nothing
+ *     between L and the unlock begins one: rcu_read_lock stops the
+ *     search).  LKMM's rcu_read_unlock is no fence (C-RW-G+RW-R1+...,
+ *     Sometimes, needs a store after a section performed before the
+ *     section's load), and a store inside the section is bound by more
+ *     of the RCU guarantee than one after it, never less: LKMM's
+ *     rcu-link reaches a store po-after the section's lock either way,
+ *     and now also ends at it ("prop ; po" to the unlock).  It never
+ *     passes rcu_read_lock: moved out of a section it would escape the
+ *     grace periods that wait for it (C-RW-G+RW-R1 would be reached,
+ *     which LKMM forbids) -- unless the section goes with it:
+ *  5. S may pass rcu_read_lock() (not inside an if) when that lock is
+ *     performed early too, just before S (and skipped when reached):
+ *     the section then begins before L and holds everything between,
+ *     S included.  A section that holds more events is bound by more of
+ *     the RCU guarantee (LKMM's rcu-link reaches from its lock and to
+ *     its unlock through po), and two sections of a CPU merged into one
+ *     (rules 4 and 5 together: "r = x; unlock; lock; y = 1") allow a
+ *     grace period fewer places to fit: stronger, never weaker.
+ *     C-RW-R2 ("r = x; lock; y = 1; unlock") and C-RW-R3 need it.
  * Under these rules LKMM relates S to nothing it passes (no dependency,
  * fence, same location, release/acquire, lock or RCU boundary between),
  * so each run is a run of the program with S moved up, whose outcomes
@@ -76,6 +97,7 @@
 
 #define LB_DONE		32	/* stores performed early, not yet reached */
 #define LB_ADDRS	32	/* addresses a store passes */
+#define LB_LOCKS	4	/* rcu_read_locks a store passes */
 
 int lit_lb_on;
 uint8_t lit_lb_now[LIT_MAX_PROCS];
@@ -110,6 +132,13 @@ static int pure(const struct lit_expr *e, uint64_t *regs)
 	default:
 		return 0;
 	}
+}
+
+int lit_access_free(const struct lit_expr *e)
+{
+	uint64_t regs = 0;
+
+	return pure(e, &regs);
 }
 
 /* A relaxed load of an access-free address: its address, else NULL. */
@@ -191,6 +220,10 @@ static void classify(struct lit_stmt *s)
 		break;
 	case LBC_WMB:
 		s->lbc = LBC_WMB;
+		break;
+	case LBC_RCU_UNLOCK:
+	case LBC_RCU_LOCK:
+		s->lbc = lit_prim_class(e->idx);
 		break;
 	}
 }
@@ -277,6 +310,9 @@ struct passed {
 	uint64_t written;		/* registers set */
 	int pending;			/* a store still to be performed */
 	int wmb;			/* an smp_wmb */
+	/* rcu_read_locks passed (rule 5): performed first */
+	const struct lit_stmt *locks[LB_LOCKS];
+	int nlocks;
 };
 
 /*
@@ -317,6 +353,13 @@ static int pass(int proc, const struct lbproc *b, const struct lit_stmt *t,
 		else if (t->dreg >= 0)
 			ps->written |= (uint64_t)1 << t->dreg;
 		return 1;
+	case LBC_RCU_UNLOCK:
+		return !in_if;	/* rule 4 */
+	case LBC_RCU_LOCK:	/* rule 5 */
+		if (in_if || ps->nlocks == LB_LOCKS)
+			return 0;
+		ps->locks[ps->nlocks++] = t;
+		return 1;
 	case LBC_IF:
 		return pass(proc, b, t->then, ps, 1) &&
 		       (!t->els || pass(proc, b, t->els, ps, 1));
@@ -335,7 +378,7 @@ static int pass(int proc, const struct lbproc *b, const struct lit_stmt *t,
  * before it (rules 1-3), or NULL; *@wmb: it passes an smp_wmb.
  */
 static const struct lit_stmt *first(int proc, const struct lit_stmt *blk,
-				    int i, int *wmb)
+				    int i, int *wmb, struct passed *locks)
 {
 	const struct lbproc *b = &lb[proc];
 	const struct lit_stmt *s = blk->body[i];
@@ -344,6 +387,7 @@ static const struct lit_stmt *first(int proc, const struct lit_stmt *blk,
 	*wmb = 0;
 	ps.na = 0;
 	ps.pending = ps.wmb = 0;
+	ps.nlocks = 0;
 	if (!(ps.addrs[ps.na++] = where(proc, s->addr)))
 		return NULL;
 	ps.written = s->dreg >= 0 ? (uint64_t)1 << s->dreg : 0;
@@ -355,6 +399,7 @@ static const struct lit_stmt *first(int proc, const struct lit_stmt *blk,
 		    !((t->areads | t->vreads) & ps.written) &&
 		    (a = where(proc, t->addr)) && !seen(ps.addrs, ps.na, a)) {
 			*wmb = ps.wmb;
+			*locks = ps;
 			return t;
 		}
 		if (!pass(proc, b, t, &ps, 0))
@@ -368,11 +413,18 @@ void lit_lb_early(struct litmus *l, int proc, const struct lit_stmt *blk,
 {
 	struct lbproc *b = &lb[proc];
 	const struct lit_stmt *s;
+	struct passed ps;
 	int wmb;
 
-	while (b->ndone < LB_DONE && (s = first(proc, blk, i, &wmb))) {
+	while (b->ndone < LB_DONE - LB_LOCKS &&
+	       (s = first(proc, blk, i, &wmb, &ps))) {
 		uint32_t saved;
 
+		/* The sections it enters begin first, here (rule 5). */
+		for (int k = 0; k < ps.nlocks; k++) {
+			b->done[b->ndone++] = ps.locks[k];
+			lit_exec(l, proc, ps.locks[k]);
+		}
 		b->done[b->ndone++] = s;
 		/* The stores the CPU buffered stay before it (rule 3). */
 		if (wmb)

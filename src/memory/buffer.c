@@ -33,6 +33,7 @@ int mem_stale;
 struct buffer mem_buf[PR_MAX_CTX];
 uint64_t mem_busy;
 uint64_t mem_touched;
+uint64_t mem_readers;
 int mem_waiters;
 pr_mem_logger mem_logger;
 
@@ -367,13 +368,11 @@ PR_NO_TSAN void pr_mem_lock(const void *lock)
 		stale_lock(c, lock);
 }
 
-PR_NO_TSAN void pr_mem_drain_all(void)
+PR_NO_TSAN static void drain(uint64_t cpus)
 {
-	if (self() < 0)
-		return;
 	for (;;) {
 		pr_effect(mem_buf, sizeof(mem_buf), PR_EFF_READ);
-		if (!mem_busy)
+		if (!(mem_busy & cpus))
 			break;
 		mem_waiters++;
 		PR_BLOCK(&mem_busy, "store-buffers");
@@ -381,6 +380,22 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 	}
 	if (mem_stale)
 		stale_grace(self());
+}
+
+PR_NO_TSAN void pr_mem_drain_all(void)
+{
+	if (self() >= 0)
+		drain(~(uint64_t)0);
+}
+
+PR_NO_TSAN void pr_mem_drain_readers(void)
+{
+	int c = self();
+
+	if (c < 0)
+		return;
+	pr_effect(&mem_readers, sizeof(mem_readers), PR_EFF_READ);
+	drain(mem_readers | (uint64_t)1 << c);
 }
 
 PR_NO_TSAN uint32_t pr_mem_last_time(void)
@@ -422,7 +437,14 @@ PR_NO_TSAN void pr_mem_rcu_reader(int enter)
 {
 	int c = self();
 
-	if (mem_stale && c >= 0)
+	if (c < 0)
+		return;
+	/* A reader now: grace periods drain its buffer (drain_readers). */
+	if (enter) {
+		pr_effect(&mem_readers, sizeof(mem_readers), PR_EFF_WRITE);
+		mem_readers |= (uint64_t)1 << c;
+	}
+	if (mem_stale)
 		stale_rcu(c, enter);
 }
 

@@ -229,6 +229,7 @@ PR_NO_TSAN static void hook_reset(void)
 	}
 	mem_touched = 0;
 	mem_busy = 0;
+	mem_readers = 0;
 	mem_waiters = 0;
 	if (mem_stale)
 		stale_reset();

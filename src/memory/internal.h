@@ -113,6 +113,8 @@ void stale_dep(int ctx, uint32_t t);
 int stale_last_old(int ctx);
 void stale_grace(int ctx);
 void stale_rcu(int ctx, int enter);
+/* peek.c: the @k-th older value @ctx's pending load of @addr may read. */
+int stale_peek(int ctx, const void *addr, size_t size, int k, uint64_t *val);
 
 /* ---- between buffer.c (the CPUs' side) and flush.c (the scheduler's) -- */
 
@@ -150,6 +152,7 @@ extern int mem_stale;		/* weak: loads may read older values */
 extern struct buffer mem_buf[PR_MAX_CTX];
 extern uint64_t mem_busy;	/* contexts with a nonempty buffer */
 extern uint64_t mem_touched;	/* buffers used this run (flush.c's reset) */
+extern uint64_t mem_readers;	/* contexts that began an RCU or SRCU section */
 extern int mem_waiters;		/* contexts sleeping in wait_upto, drain_all */
 extern pr_mem_logger mem_logger;
 

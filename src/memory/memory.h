@@ -73,8 +73,11 @@
  * load reads one of its location's last 4 values only, and a store's
  * flush overtakes at most PR_MEM_SLOTS - 1 older stores; a location
  * accessed with two sizes at one address reads only its newest value,
- * and CPUs numbered 8 and up always read the newest.  Reading an older
- * value costs no preemption in a preemption bound.
+ * and CPUs numbered 8 and up always read the newest; a grace period's
+ * end drains the buffers of every CPU that began a read-side section
+ * in the run, not only of those whose sections it had to wait for
+ * (pr_mem_drain_readers).  Reading an older value costs no preemption
+ * in a preemption bound.
  *
  * Contexts are CPUs: an injected handler shares its CPU's buffer.
  * Setup and end-of-run checks (no context) access memory directly; a run
@@ -193,11 +196,26 @@ void pr_mem_unlock(const void *lock);
 void pr_mem_rmw(const void *addr, size_t size, int full);
 
 /*
- * The RCU grace period's guarantee: every CPU has passed a full barrier
- * since the period began, so every store made in a read-side section it
- * waited for is visible.  Drains every CPU's buffer.
+ * The end of an RCU callback's grace period: every store made in a
+ * read-side section it waited for is visible.  Drains every CPU's
+ * buffer (the callback's period does not say whom it waited for).
  */
 void pr_mem_drain_all(void);
+/*
+ * The end of a synchronize_rcu or synchronize_srcu: drains the caller's
+ * buffer and those of the CPUs that began an RCU or SRCU read-side
+ * section in this run, nobody else's.  LKMM's RCU guarantee concerns
+ * read-side sections (a section that does not begin after the period
+ * began -- still running then, or over before it -- has everything
+ * po-before its end, its stores included, precede the period's end) and
+ * the waiter (a strong fence); a CPU that never was a reader gets
+ * nothing, so its stores may stay buffered past the period
+ * (C-RR-G+RR-R+RR-R, Result: Sometimes, needs exactly that).  Draining
+ * every CPU that ever was a reader is stronger than LKMM (a section
+ * begun after the period began need not be drained), never weaker.
+ * pr_mem_drain_all drains everyone: RCU callbacks.
+ */
+void pr_mem_drain_readers(void);
 
 /*
  * An outermost RCU or SRCU read-side section begins (@enter 1) or ends
@@ -247,6 +265,21 @@ int pr_mem_last_load_old(void);
  * nothing would wake it).  0 otherwise, always under sc and tso.
  */
 int pr_mem_relax(void);
+
+/*
+ * What context @ctx's pending load of @size bytes at @addr would read if
+ * it ran now: @k 0 the value it reads by default (its own buffered store
+ * to those bytes, else memory's), @k >= 1 the k-th older value (weak: a
+ * stale-read choice of the decision).  0 with the value in *@val
+ * (zero-extended), -1 when there is no such value.  Looks only (peek.c):
+ * for strategies that steer runs; nothing changes.
+ */
+int pr_mem_peek(int ctx, const void *addr, size_t size, int k, uint64_t *val);
+/*
+ * The value the store in slot @slot of @ctx's buffer would write if
+ * flushed now (zero-extended): 0, or -1 for an empty slot.  Looks only.
+ */
+int pr_mem_peek_flush(int ctx, int slot, uint64_t *val);
 
 /* ---- for reports (rich replay) ---------------------------------------- */
 

@@ -571,3 +571,22 @@ PR_NO_TSAN int stale_relax(int ctx)
 	v->floor = MAX(v->floor, now_t);
 	return 1;
 }
+
+/*
+ * For peek.c (pr_mem_peek): the @k-th older value (k >= 1) @ctx's
+ * pending load of @addr may read, in *@val; -1 when it may not read it.
+ * Looks only: nothing changes, no effect is reported.
+ */
+PR_NO_TSAN int stale_peek(int ctx, const void *addr, size_t size, int k,
+			  uint64_t *val)
+{
+	struct loc *e;
+
+	if (k < 1 || k > stale_count(ctx, addr))
+		return -1;
+	e = find(addr, 0);
+	if (!e || e->size != size || k >= e->n)
+		return -1;
+	*val = e->val[k];
+	return 0;
+}

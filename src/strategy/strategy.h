@@ -232,6 +232,19 @@ void pr_replay_single_step(struct pr_strategy *s);
 struct pr_segment;
 struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n);
 
+/*
+ * Witness (witness.c): random scheduling steered by @score, which rates
+ * choice @i of @cs PR_WITNESS_AVOID, _SLOW, _NEUTRAL or _PREFER (weighted
+ * 0, 1, 4 and 16; uniform when every choice is avoided).  Sees memory
+ * (flushes, older values); one step a decision.  Every run is a run of
+ * the model, replayable from its schedule.  Not by name: the scorer is
+ * the caller's.
+ */
+enum { PR_WITNESS_AVOID = 0, PR_WITNESS_SLOW, PR_WITNESS_NEUTRAL,
+       PR_WITNESS_PREFER };
+typedef int (*pr_choice_score)(void *arg, const struct pr_choices *cs, int i);
+struct pr_strategy *pr_witness_create(pr_choice_score score, void *arg);
+
 struct pr_program;
 struct pr_run_options;
 /* PCT's k for @prog: the longest of four reserved random runs of @seed. */

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * witness.c - the litmus command's scorer for the witness sampler
+ * (strategy/witness.c): steer runs towards the test's exists clause.
+ *
+ * The condition's top-level conjuncts "P:r=v" and "P:r!=v" say what
+ * value each load into register r of process P must return, when r is
+ * set once in P's body, by that load ("r = READ_ONCE(*x)", "r = *x",
+ * smp_load_acquire, rcu_dereference, atomic_read).  A process whose next
+ * step is such a load is avoided while the value it would read now (its
+ * own buffered store, else memory's; or, for a stale-read choice, that
+ * older value: memory/peek.c) is not the one wanted, and preferred when
+ * it is; a flush to the location such a load waits for is preferred
+ * while memory's value is not the one wanted, avoided once it is (the
+ * load goes first).  Everything else is neutral.  The scorer only looks:
+ * every run is an ordinary run of the model, and a condition it reaches
+ * is reached by an execution that `pagerace replay` re-executes.
+ */
+#include "litmus/internal.h"
+#include "litmus/cell.h"
+#include "memory/memory.h"
+#include "strategy/strategy.h"
+
+#include <string.h>
+
+/* What the condition wants of a register (want_kind per proc, reg). */
+enum { W_NONE, W_EQ, W_NE };
+
+#define W_LOADS	16	/* wanted loads a process may have */
+
+struct wload {
+	const struct lit_expr *e;	/* the load ("READ_ONCE(*x)") */
+	int reg;			/* the register it sets */
+};
+
+static struct {
+	const struct litmus *l;
+	uint8_t kind[LIT_MAX_PROCS][LIT_MAX_REGS];
+	struct lit_val val[LIT_MAX_PROCS][LIT_MAX_REGS];
+	uint8_t sets[LIT_MAX_PROCS][LIT_MAX_REGS];	/* assignments */
+	/* each process's wanted loads, in program order */
+	struct wload wl[LIT_MAX_PROCS][W_LOADS];
+	int nwl[LIT_MAX_PROCS];
+	/* what the condition wants of a location's final value */
+	uint8_t lkind[LIT_MAX_LOCS];
+	struct lit_val lval[LIT_MAX_LOCS];
+} wit;
+
+/* Per run: the first of each process's wanted loads not performed. */
+static int next[LIT_MAX_PROCS];
+
+/* The register a process's next access loads into, -1: none. */
+int8_t lit_wit_reg[LIT_MAX_PROCS];
+
+static void count_expr(int proc, const struct lit_expr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == EX_ASSIGN && e->a->kind == EX_REG &&
+	    wit.sets[proc][e->a->idx] < 255)
+		wit.sets[proc][e->a->idx]++;
+	count_expr(proc, e->a);
+	count_expr(proc, e->b);
+	count_expr(proc, e->c);
+	if (e->kind == EX_CALL)
+		for (int i = 0; i < e->nargs; i++)
+			count_expr(proc, e->args[i]);
+}
+
+static void count_stmt(int proc, const struct lit_stmt *s)
+{
+	if (!s)
+		return;
+	count_expr(proc, s->e);
+	count_stmt(proc, s->then);
+	count_stmt(proc, s->els);
+	for (int i = 0; i < s->n; i++)
+		count_stmt(proc, s->body[i]);
+}
+
+/* The wanted loads, statement by statement ("r = load" statements). */
+static void loads_stmt(int proc, const struct lit_stmt *s)
+{
+	const struct lit_expr *e;
+
+	if (!s)
+		return;
+	e = s->e;
+	if (s->kind == ST_EXPR && e && e->kind == EX_ASSIGN &&
+	    e->a->kind == EX_REG && lit_wit_wants(proc, e->a->idx) &&
+	    lit_direct_load(e->b) && wit.nwl[proc] < W_LOADS)
+		wit.wl[proc][wit.nwl[proc]++] = (struct wload){ e->b, e->a->idx };
+	loads_stmt(proc, s->then);
+	loads_stmt(proc, s->els);
+	for (int i = 0; i < s->n; i++)
+		loads_stmt(proc, s->body[i]);
+}
+
+static void conjuncts(const struct lit_cond *c, int neg)
+{
+	const struct lit_operand *r, *k;
+
+	if (c->kind == CX_AND && !neg) {
+		conjuncts(c->a, 0);
+		conjuncts(c->b, 0);
+		return;
+	}
+	if (c->kind == CX_NOT) {
+		if (c->a->kind == CX_EQ || c->a->kind == CX_NE)
+			conjuncts(c->a, !neg);
+		return;
+	}
+	if (c->kind != CX_EQ && c->kind != CX_NE)
+		return;
+	r = c->l.kind == 2 ? &c->l : c->r.kind == 2 ? &c->r : NULL;
+	k = r == &c->l ? &c->r : &c->l;
+	if (r && k->kind == 0) {	/* "x=v": a final value */
+		wit.lkind[r->loc] = (c->kind == CX_EQ) != neg ? W_EQ : W_NE;
+		wit.lval[r->loc] = k->val;
+		return;
+	}
+	r = c->l.kind == 1 ? &c->l : c->r.kind == 1 ? &c->r : NULL;
+	k = r == &c->l ? &c->r : &c->l;
+	if (!r || k->kind != 0 || wit.sets[r->proc][r->reg] != 1)
+		return;
+	wit.kind[r->proc][r->reg] = (c->kind == CX_EQ) != neg ? W_EQ : W_NE;
+	wit.val[r->proc][r->reg] = k->val;
+}
+
+void litmus_witness_prepare(struct litmus *l)
+{
+	memset(&wit, 0, sizeof(wit));
+	wit.l = l;
+	for (int p = 0; p < l->nprocs; p++)
+		count_stmt(p, l->proc[p].body);
+	if (l->cond && l->quant == LIT_Q_EXISTS)
+		conjuncts(l->cond, 0);
+	for (int p = 0; p < l->nprocs; p++)
+		loads_stmt(p, l->proc[p].body);
+}
+
+void lit_wit_reset(const struct litmus *l)
+{
+	for (int p = 0; p < l->nprocs; p++)
+		next[p] = 0;
+}
+
+void lit_wit_done(int proc, const struct lit_expr *e)
+{
+	for (int k = next[proc]; k < wit.nwl[proc]; k++)
+		if (wit.wl[proc][k].e == e) {
+			next[proc] = k + 1;
+			return;
+		}
+}
+
+int lit_wit_wants(int proc, int reg)
+{
+	return proc >= 0 && proc < LIT_MAX_PROCS && reg >= 0 &&
+	       reg < LIT_MAX_REGS && wit.kind[proc][reg] != W_NONE;
+}
+
+/* Is @v (a loaded value of @size bytes) what the condition wants? */
+static int good(int proc, int reg, uint64_t v, unsigned size)
+{
+	intptr_t got = size == 4 ? (intptr_t)(int32_t)v :
+		       size == 2 ? (intptr_t)(int16_t)v :
+		       size == 1 ? (intptr_t)(int8_t)v : (intptr_t)v;
+	intptr_t want = lit_val_value(&wit.val[proc][reg]);
+
+	return (got == want) == (wit.kind[proc][reg] == W_EQ);
+}
+
+/* Process @p's next step is a wanted load: its location and size. */
+static int wanted_load(int p, int ctx, const void **obj, unsigned *size)
+{
+	struct pr_pending pd;
+
+	if (p < 0 || lit_wit_reg[p] < 0 || !lit_wit_wants(p, lit_wit_reg[p]))
+		return 0;
+	if (pr_sched_pending(ctx, &pd) < 0 || !pd.site || !pd.obj ||
+	    !pd.runnable ||
+	    (pd.site->kind != PR_K_LOAD && pd.site->kind != PR_K_ACQUIRE))
+		return 0;
+	*obj = pd.obj;
+	*size = pd.site->size ? pd.site->size : sizeof(intptr_t);
+	return 1;
+}
+
+/*
+ * Process @p's next wanted load, still to come (not its pending step):
+ * its register, location and size when its address is known now; -1
+ * otherwise.
+ */
+static int future_load(int p, const void **obj, unsigned *size)
+{
+	const struct wload *w;
+	const struct lit_expr *a;
+	struct lit_cell *c;
+	intptr_t addr;
+
+	if (p < 0 || next[p] >= wit.nwl[p])
+		return -1;
+	w = &wit.wl[p][next[p]];
+	a = w->e->kind == EX_DEREF ? w->e->a : w->e->args[0];
+	if (lit_eval_pure(p, a, &addr) || !(c = lit_cell_at(wit.l, addr)))
+		return -1;
+	if (w->e->kind == EX_DEREF) {
+		*obj = &c->v;
+		*size = sizeof(c->v);
+	} else {
+		lit_prim_load_obj(w->e->idx, c, obj, size);
+	}
+	return w->reg;
+}
+
+/*
+ * A flush of @v to @obj, where the condition wants a final value of the
+ * location: the last write wins, so one that brings an unwanted value
+ * goes early (PREFER) and one that brings the wanted value late (SLOW),
+ * after the others it must follow.
+ */
+static int final_score(const void *obj, unsigned size, uint64_t v)
+{
+	struct lit_cell *c;
+	intptr_t got, want;
+	int loc;
+
+	for (loc = 0; loc < wit.l->nlocs; loc++)
+		if (wit.lkind[loc] != W_NONE)
+			break;
+	if (loc == wit.l->nlocs)
+		return PR_WITNESS_NEUTRAL;	/* no final value wanted */
+	for (loc = 0; loc < wit.l->nlocs; loc++) {
+		c = lit_cell_at(wit.l, lit_val_value(&(struct lit_val){ 1, loc }));
+		if (c && obj == (const void *)&c->v)
+			break;
+	}
+	if (loc == wit.l->nlocs || wit.lkind[loc] == W_NONE ||
+	    size != sizeof(c->v))
+		return PR_WITNESS_NEUTRAL;
+	got = (intptr_t)v;
+	want = lit_val_value(&wit.lval[loc]);
+	return (got == want) == (wit.lkind[loc] == W_EQ) ? PR_WITNESS_SLOW
+							 : PR_WITNESS_PREFER;
+}
+
+int litmus_witness_score(void *arg, const struct pr_choices *cs, int i)
+{
+	const struct pr_choice *c = &cs->c[i];
+	const void *obj;
+	unsigned size;
+	uint64_t v;
+	int p, reg;
+
+	(void)arg;
+	if (c->inject >= 0)
+		return PR_WITNESS_NEUTRAL;
+	if (c->mem >= 0) {
+		struct pr_pending f;
+		int score = PR_WITNESS_NEUTRAL;
+
+		if (pr_sched_pending(pr_choice_code(c), &f) < 0 || !f.obj)
+			return score;
+		/* The wanted loads, pending or to come, of that location. */
+		for (int k = 0; k < cs->n - cs->mem - cs->reads; k++) {
+			const struct pr_choice *o = &cs->c[k];
+			int pending;
+
+			if (o->inject >= 0 || o->ctx == c->ctx)
+				continue;
+			p = lit_proc_of_ctx(o->ctx);
+			pending = wanted_load(p, o->ctx, &obj, &size);
+			if (pending)
+				reg = lit_wit_reg[p];
+			else if ((reg = future_load(p, &obj, &size)) < 0)
+				continue;
+			if (obj != f.obj || pr_mem_peek(o->ctx, obj, size, 0, &v))
+				continue;
+			if (!good(p, reg, v, size))
+				score = PR_WITNESS_PREFER;
+			else if (pending)
+				return PR_WITNESS_AVOID;
+		}
+		if (score == PR_WITNESS_NEUTRAL &&
+		    !pr_mem_peek_flush(c->ctx, c->mem, &v))
+			score = final_score(f.obj, f.size, v);
+		return score;
+	}
+	p = lit_proc_of_ctx(c->ctx);
+	if (wanted_load(p, c->ctx, &obj, &size))
+		return pr_mem_peek(c->ctx, obj, size, c->read, &v) ?
+		       PR_WITNESS_NEUTRAL :
+		       good(p, lit_wit_reg[p], v, size) ? PR_WITNESS_PREFER :
+		       PR_WITNESS_AVOID;
+	/* On its way to a load whose value is not there yet: later. */
+	if (c->read == 0 && (reg = future_load(p, &obj, &size)) >= 0 &&
+	    !pr_mem_peek(c->ctx, obj, size, 0, &v) && !good(p, reg, v, size))
+		return PR_WITNESS_SLOW;
+	return PR_WITNESS_NEUTRAL;
+}
