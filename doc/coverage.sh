@@ -3,6 +3,9 @@
 # shipped scenario under every protocol, as the Markdown table in
 # doc/coverage.md.  Usage (from the build directory):
 #     doc/coverage.sh [SECONDS [JOBS]] > doc/coverage.md
+#     doc/coverage.sh --recheck [JOBS] < doc/coverage.md
+# (the second re-runs the search each row of the table states, with
+# MERGED_SECS per row, and prints the rows with today's counts.)
 # (make coverage-doc does that; JOBS searches run side by side, default 2).  For each scenario and protocol:
 #  1. dpor with a time budget of SECONDS: a failure (with its verdict),
 #     or "exhaustive";
@@ -67,6 +70,62 @@ row() {	# row FILE PROTOCOL: one table row
 	fi
 	echo "| $name | ${expect:-pass} | $p | $s |"
 }
+
+# recheck LINE: re-run the search a table row states, with the binary at
+# hand, and print the row with the statement it gives now.  A bounded row
+# is searched at its own bound, an exhaustive one without a bound, a
+# FAILED one with the arguments it names; a row that no longer reaches its
+# statement says so in words rather than keeping the old one.
+recheck() {
+	line=$1
+	name=$(printf '%s\n' "$line" | cut -d'|' -f2 | tr -d ' ')
+	expect=$(printf '%s\n' "$line" | cut -d'|' -f3 | tr -d ' ')
+	p=$(printf '%s\n' "$line" | cut -d'|' -f4 | tr -d ' ')
+	old=$(printf '%s\n' "$line" | cut -d'|' -f5- | sed 's/^ *//; s/ *|$//')
+	f=$srcdir/scenarios/$name.scn
+	case "$old" in
+	"bounded: preemption bound "*)
+		k=$(printf '%s\n' "$old" | sed 's/^bounded: preemption bound \([0-9]*\).*/\1/')
+		s=$(secs=$merged_secs statement "$f" "$p" -s dpor --preemption-bound "$k") ;;
+	exhaustive*)
+		s=$(secs=$merged_secs statement "$f" "$p" -s dpor --preemption-bound none) ;;
+	"FAILED ("*)
+		args=$(printf '%s\n' "$old" | sed 's/^FAILED (\([^)]*\)).*/\1/')
+		# shellcheck disable=SC2086
+		s=$(secs=$merged_secs statement "$f" "$p" $args) ;;
+	*)
+		s=$old ;;
+	esac
+	case "$old" in
+	*"(in "*" s)") case "$s" in incomplete*) ;; *) s="$s (in ${merged_secs} s)" ;; esac ;;
+	esac
+	case "$old" in
+	incomplete*) ;;	# nothing was reached: there is nothing to recheck
+	*) case "$s" in incomplete*) s="NOT RECHECKED, $s (was: $old)" ;; esac ;;
+	esac
+	echo "| $name | $expect | $p | $s |"
+}
+
+if [ "${1:-}" = --recheck ]; then
+	# doc/coverage.sh --recheck [JOBS] < doc/coverage.md: every row again.
+	jobs=${2:-1}
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-cov.XXXXXX") || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+	n=0
+	grep '^| [a-z0-9-]* | [a-z-]* | \(locked\|v2\|merged\) |' |
+	while IFS= read -r line; do
+		n=$((n + 1))
+		printf '%s\n' "$line" > "$tmp/$(printf '%04d' $n).in"
+	done
+	ls "$tmp" | sed -n 's/\.in$//p' | xargs -P "$jobs" -I{} sh -c \
+		'sh "$0" --recheck-row "$(cat "$1/$2.in")" > "$1/$2.row"' "$0" "$tmp" {}
+	cat "$tmp"/*.row
+	exit 0
+fi
+if [ "${1:-}" = --recheck-row ]; then
+	recheck "$2"
+	exit 0
+fi
 
 if [ "${1:-}" = --row ]; then
 	secs=$4
