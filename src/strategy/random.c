@@ -185,6 +185,20 @@ pick_general(struct random_strategy *r, const struct pr_choices *cs,
 	return (int)idx;
 }
 
+/*
+ * random_pick's ending for a budget of 3 steps or more: z's first two
+ * digits are 0.  Out of line and reached by a tail call, so that the
+ * straight path needs no stack frame.
+ */
+PR_NO_TSAN __attribute__((noinline)) static int
+pick_long(struct random_strategy *r, const struct geo *g, uint32_t z,
+	  uint32_t idx, int64_t *budget)
+{
+	*budget = long_budget(r, g, z, 3, g->k - 3);
+	r->switch_due = 1;
+	return (int)idx;
+}
+
 PR_NO_TSAN static int random_pick(struct pr_strategy *s, const struct pr_choices *cs,
 		       int64_t *budget)
 {
@@ -221,10 +235,9 @@ PR_NO_TSAN static int random_pick(struct pr_strategy *s, const struct pr_choices
 	idx = (uint32_t)(m1 >> 32);
 	if (other && idx >= (uint32_t)cs->current)
 		idx++;
-	if (__builtin_expect(z >= g->pw2, 1))
-		*budget = z >= g->top ? 1 : 2;
-	else
-		*budget = long_budget(r, g, z, 3, g->k - 3);
+	if (__builtin_expect(z < g->pw2, 0))
+		return pick_long(r, g, z, idx, budget);
+	*budget = z >= g->top ? 1 : 2;
 	r->switch_due = 1;
 	return (int)idx;
 }
