@@ -115,6 +115,38 @@ PR_NO_TSAN void sched_rebuild_choices(struct pr_choices *cs)
 	sched_rt.cs_stale = sched_rt.spinning != 0;
 }
 
+/*
+ * Context @i (the running one) finished.  When the array is current
+ * (cs_stale clear: no spinner, nothing changed since the last rebuild)
+ * and holds contexts and injections only (sc), what a rebuild would
+ * give is the same array without @i's entries -- its own and its
+ * injections', which a finished context can no longer take -- so they
+ * are cut out in place instead (issue 15: every run ends each context
+ * this way, and a rebuild was ~60 instructions of a ~3600-instruction
+ * run, four times).  Order and positions stay those of a rebuild.
+ */
+PR_NO_TSAN void sched_ctx_done(int i)
+{
+	struct pr_choices *cs = &sched_rt.cs;
+	int keep = !sched_rt.cs_stale && !sched_rt.mem &&
+		   ((sched_rt.runnable >> i) & 1);
+	int n, j;
+
+	sched_set_state(i, CTX_DONE);
+	if (!keep)
+		return;
+	n = sched_rt.cs_pos[i];
+	for (j = n + 1; j < cs->n; j++) {
+		if (cs->c[j].ctx == i)
+			continue;
+		if (cs->c[j].inject < 0)
+			sched_rt.cs_pos[cs->c[j].ctx] = (int8_t)n;
+		cs->c[n++] = cs->c[j];
+	}
+	cs->n = n;
+	sched_rt.cs_stale = 0;
+}
+
 /* Where context @i stopped: the access its next step makes first. */
 PR_NO_TSAN static const struct pr_site *next_access(int i, const void **obj)
 {

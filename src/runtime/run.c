@@ -66,7 +66,14 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	c->fn = fn;
 	c->arg = arg;
 	c->flags = flags;
-	sched_set_state(sched_rt.nctx, CTX_RUNNABLE);
+	/*
+	 * sched_set_state(nctx, CTX_RUNNABLE), less its clearing of the
+	 * other masks: pr_run_once emptied them and no context has this id
+	 * yet in this run.
+	 */
+	sched_rt.runnable |= (uint64_t)1 << sched_rt.nctx;
+	c->state = CTX_RUNNABLE;
+	sched_rt.cs_stale = 1;
 	c->wait_obj = NULL;
 	c->spin_epoch = 0;
 	c->iter_epoch = UINT64_MAX;

@@ -111,7 +111,9 @@ PR_NO_TSAN void sched_close_segment(uint64_t min_steps)
 static void fiber_entry(void);
 static void run_event(struct pr_ctx *c);
 
-PR_TSAN_INVISIBLE static void switch_to(int t)
+/* Inline in both of decide's instances: a call frame a decision saves. */
+PR_TSAN_INVISIBLE static inline __attribute__((always_inline)) void
+switch_to(int t)
 {
 	int self = sched_rt.cur;
 	struct pr_ctx *tc = &sched_rt.ctx[t];
@@ -262,8 +264,15 @@ PR_NO_TSAN __attribute__((noinline, cold)) static void decide_bad_pick(int idx)
  * run spends most of its scheduling time in (issue 15: ~9 decisions a
  * run on the spec-get micro test): the rest sits behind one test each,
  * in functions of its own.
+ *
+ * The body is written once and instantiated twice (@plain is a
+ * constant): plain, for sc without a decision observer, where every
+ * memory-model and observer test folds away; and general, for the rest.
+ * Both make the same choice from the same array, so which one runs
+ * changes no schedule.
  */
-PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
+PR_TSAN_INVISIBLE static inline __attribute__((always_inline)) void
+decide(enum pr_reason reason, const int plain)
 {
 	struct pr_choices *cs = &sched_rt.cs;
 	const struct pr_choice *ch;
@@ -289,36 +298,37 @@ PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 	}
 	if (__builtin_expect(sched_rt.steps > sched_rt.max_steps, 0))
 		decide_livelock();
-	sched_build_choices(cs, reason);
+	sched_build_choices(cs, reason, plain);
 again:
 	if (__builtin_expect(cs->n == 0, 0)) {
 		pr_tsan_hide_end(hide);
 		sched_nothing_enabled();
 		return;
 	}
-	if (__builtin_expect(sched_rt.mem != NULL, 0))
+	if (!plain && __builtin_expect(sched_rt.mem != NULL, 0))
 		idx = pick(cs, &budget);
 	else
 		idx = sched_rt.strat->ops->pick(sched_rt.strat, cs, &budget);
 	if (__builtin_expect((unsigned)idx >= (unsigned)cs->n, 0))
 		decide_bad_pick(idx);
 	ch = &cs->c[idx];
-	if (__builtin_expect(ch->mem >= 0, 0)) {
+	/* Flushes and stale reads come only with a memory model. */
+	if (!plain && __builtin_expect(ch->mem >= 0, 0)) {
 		flush(ch, pr_choice_code(ch));
-		sched_build_choices(cs, reason);
+		sched_build_choices(cs, reason, plain);
 		goto again;
 	}
-	if (__builtin_expect(ch->read > 0, 0))
+	if (!plain && __builtin_expect(ch->read > 0, 0))
 		code = pr_choice_code(ch);
 	else
 		code = ch->inject < 0 ? ch->ctx : PR_CHOICE_EVENT + ch->inject;
 	/* Reading an older value is no switch (tree.c counts it so too). */
 	if (cs->current >= 0 && idx != cs->current &&
-	    !(ch->read > 0 && ch->ctx == cs->c[cs->current].ctx)) {
+	    (plain || !(ch->read > 0 && ch->ctx == cs->c[cs->current].ctx))) {
 		sched_rt.preemptions++;
-		if (sched_rt.decision_observer)	/* hidden with the decision */
+		if (!plain && sched_rt.decision_observer)	/* hidden with the decision */
 			sched_rt.decision_observer(cs, idx, 1);
-	} else if (sched_rt.decision_observer) {
+	} else if (!plain && sched_rt.decision_observer) {
 		sched_rt.decision_observer(cs, idx, 0);
 	}
 	if (code != sched_rt.seg_code) {
@@ -328,13 +338,13 @@ again:
 	left = sched_rt.max_steps + 1 - sched_rt.steps;
 	if (budget < 1)
 		budget = 1;
-	if (__builtin_expect(sched_rt.mem != NULL, 0) &&
+	if (!plain && __builtin_expect(sched_rt.mem != NULL, 0) &&
 	    !sched_rt.strat->ops->sees_memory) {
 		sched_rt.mem_left = budget > MEM_TICK ? budget - MEM_TICK : 0;
 		if (budget > MEM_TICK)
 			budget = MEM_TICK;
 	}
-	if (sched_rt.mem && sched_rt.mem->chosen) {
+	if (!plain && sched_rt.mem && sched_rt.mem->chosen) {
 		/*
 		 * A stale read is a segment of one step, the load's: a
 		 * replay then meets it only at a segment's start.  A blind
@@ -360,6 +370,14 @@ again:
 	}
 	pr_tsan_hide_end(hide);
 	switch_to(ch->ctx);
+}
+
+PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
+{
+	if (__builtin_expect(!sched_rt.mem && !sched_rt.decision_observer, 1))
+		decide(reason, 1);
+	else
+		decide(reason, 0);
 }
 
 PR_NO_TSAN static void run_event(struct pr_ctx *c)
@@ -391,7 +409,7 @@ PR_NO_TSAN static void fiber_entry(void)
 	if (c->pending_event >= 0)
 		run_event(c);
 	c->fn(c->arg);
-	sched_set_state(sched_rt.cur, CTX_DONE);
+	sched_ctx_done(sched_rt.cur);
 	sched_set_at(&sched_site_exit, NULL);
 	pr_hot.budget--;	/* the exit is a step */
 	sched_decide(PR_R_EXIT);

@@ -151,6 +151,9 @@ PR_NO_TSAN static inline void sched_choices_stale(void)
 	sched_rt.cs_stale = 1;
 }
 
+/* Context @i finished: sched_set_state(i, CTX_DONE), keeping the array
+ * when it can. */
+void sched_ctx_done(int i);
 int sched_ctx_enabled(const struct pr_ctx *c);
 /* A blind strategy's coin: does this load read an older value? */
 int sched_stale_coin(void);
@@ -167,16 +170,18 @@ void sched_add_reads(struct pr_choices *cs);
  * enabledness changed (sched_set_state, sched_choices_stale); most
  * decisions only end a budget, so they only refresh where the running
  * context sits in it and the decision's own fields.  Inline: it runs at
- * every decision, and rebuilding is the rare part.
+ * every decision, and rebuilding is the rare part.  @plain (a constant):
+ * the caller knows there is no memory model (sched.c, decide).
  */
 PR_NO_TSAN static inline void sched_build_choices(struct pr_choices *cs,
-						  enum pr_reason reason)
+						  enum pr_reason reason,
+						  const int plain)
 {
 	int cur = sched_rt.cur;
 
 	if (sched_rt.cs_stale)
 		sched_rebuild_choices(cs);
-	if (__builtin_expect(sched_rt.mem != NULL, 0))
+	if (!plain && __builtin_expect(sched_rt.mem != NULL, 0))
 		sched_add_reads(cs);
 	cs->reason = reason;
 	cs->prev_ctx = cur;

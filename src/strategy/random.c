@@ -123,19 +123,22 @@ redraw(struct random_strategy *r, uint32_t c, const struct geo *g, uint64_t u)
 	}
 }
 
-/* The budget when z's top digit is 0: 1 + its leading zero digits. */
-PR_NO_TSAN __attribute__((noinline)) static int64_t long_budget(struct random_strategy *r,
-				      const struct geo *g, uint32_t z)
+/*
+ * The budget when z's top digit is 0: 1 + its leading zero digits.  The
+ * caller may know the top digits already: @b is 1 + the zero digits it
+ * counted, @j the next digit to test (1, K - 1: none known).
+ */
+PR_NO_TSAN __attribute__((noinline)) static int64_t
+long_budget(struct random_strategy *r, const struct geo *g, uint32_t z,
+	    int64_t b, int j)
 {
-	int64_t b = 1;
-	int j;
-
 	for (;;) {
-		for (j = g->k - 1; j >= 0 && z < g->pw[j]; j--)
+		for (; j >= 0 && z < g->pw[j]; j--)
 			b++;
 		if (j >= 0 || b >= PR_BUDGET_UNBOUNDED)
 			return b < PR_BUDGET_UNBOUNDED ? b : PR_BUDGET_UNBOUNDED;
 		z = geo_digits(r, g);	/* all K digits 0: on */
+		j = g->k - 1;
 	}
 }
 
@@ -177,7 +180,21 @@ pick_general(struct random_strategy *r, const struct pr_choices *cs,
 	idx = (uint32_t)u;
 	if (other && idx >= (uint32_t)cs->current)
 		idx++;
-	*budget = long_budget(r, g, (uint32_t)(u >> 32));
+	*budget = long_budget(r, g, (uint32_t)(u >> 32), 1, g->k - 1);
+	r->switch_due = 1;
+	return (int)idx;
+}
+
+/*
+ * random_pick's ending for a budget of 3 steps or more: z's first two
+ * digits are 0.  Out of line and reached by a tail call, so that the
+ * straight path needs no stack frame.
+ */
+PR_NO_TSAN __attribute__((noinline)) static int
+pick_long(struct random_strategy *r, const struct geo *g, uint32_t z,
+	  uint32_t idx, int64_t *budget)
+{
+	*budget = long_budget(r, g, z, 3, g->k - 3);
 	r->switch_due = 1;
 	return (int)idx;
 }
@@ -208,15 +225,18 @@ PR_NO_TSAN static int random_pick(struct pr_strategy *s, const struct pr_choices
 	/*
 	 * Lemire's bound 2^32 mod c is below c, so a low product >= c needs
 	 * no division; a budget of 1 or 2 steps is read off z's first two
-	 * digits (n <= 64 gives K >= 2).  Anything else: pick_general, from
-	 * the same draw.
+	 * digits (n <= 64 gives K >= 2), a longer one counted on from the
+	 * third digit, as pick_general would from the same draw (issue 15:
+	 * one decision in eight, on the spec-get micro test).  A rejected
+	 * half: pick_general, from the same draw.
 	 */
-	if (__builtin_expect((uint32_t)m1 < c || (uint32_t)m2 < g->reject ||
-			     z < g->pw2, 0))
+	if (__builtin_expect((uint32_t)m1 < c || (uint32_t)m2 < g->reject, 0))
 		return pick_general(r, cs, budget, u);
 	idx = (uint32_t)(m1 >> 32);
 	if (other && idx >= (uint32_t)cs->current)
 		idx++;
+	if (__builtin_expect(z < g->pw2, 0))
+		return pick_long(r, g, z, idx, budget);
 	*budget = z >= g->top ? 1 : 2;
 	r->switch_due = 1;
 	return (int)idx;
