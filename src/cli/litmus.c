@@ -66,7 +66,8 @@ static void litmus_usage(FILE *f)
 "                          a search of the test cut where a register the\n"
 "                          clause fixes gets a value it rejects (no final\n"
 "                          states; a clause that fixes no register: the\n"
-"                          whole search)\n"
+"                          whole search; --brief's executions are then\n"
+"                          the goal search's)\n"
 "      --trace-dir DIR     where disagreements' traces go (default\n"
 "                          ./" LITMUS_TRACE_DIR ")\n"
 "  -b, --brief             one tab-separated line per test: file, Result,\n"
@@ -430,7 +431,8 @@ searched:
 	if (o->brief) {
 		printf("%s\t%s\t%s\t%llu\t%s\t%.3f\t%s\t%d\n", path,
 		       litmus_result_text(l)[0] ? litmus_result_text(l) : "-",
-		       verdict_word[v], (unsigned long long)cov.executions,
+		       verdict_word[v], (unsigned long long)(o->goal_only &&
+		       gend != GOAL_NA ? gexecs : cov.executions),
 		       complete ? "exhaustive" : gend == GOAL_NONE ?
 		       "goal-exhaustive" : "incomplete", (t1 - t0) * 1e3,
 		       v == V_ERROR || v == V_DISAGREE || other ?
