@@ -218,12 +218,12 @@ reached; with stale reads (h14v), 166 (23.6%); with stale reads, load
 buffering and the search before the sampling (h14l), 244 (34.7%); with
 the witness sampler (h14n), 457 (64.9%); with grace periods draining
 only readers' buffers, 469 (66.6%); with stores moving into a
-read-side section, 508 (72.2%); with the goal search (h14q; the
-machine at load 6-7), the table above: no gain at this budget (side by
-side with the binary before, 491 against 493), but 802 tests (weak)
-decided by the goal search, most of them Never tests now shown
-unreachable where the search stopped at the budget.  Never reached: 0
-in every one of these runs.
+read-side section, 508 (72.2%); with the goal search (h14q), the
+table above, 501 (71.2%): no gain at this budget (side by side with the
+binary before, 491 against 493 at load 7), but 746 tests (weak) decided
+by the goal search, most of them Never tests now shown unreachable
+where the search stopped at the budget.  Never reached: 0 in every one
+of these runs.
 
 ## Unsupported constructs (annotated tests, under sc)
 
