@@ -319,6 +319,15 @@ int lit_wit_wants(int proc, int reg);
 /* Every run (setup); process @proc performed wanted load @e. */
 void lit_wit_reset(const struct litmus *l);
 void lit_wit_done(int proc, const struct lit_expr *e);
+/* Would the condition accept @v in register @reg of @proc (wanted)? */
+int lit_wit_good(int proc, int reg, intptr_t v);
+/*
+ * interp.c: the goal search (litmus_goal): processes cut this run, a
+ * process being cut once a wanted register got a value the condition
+ * rejects.
+ */
+extern int lit_goal_on;
+extern uint8_t lit_cut[LIT_MAX_PROCS];
 
 /* outcome.c */
 void lit_outcome_record(struct litmus *l, const struct lit_val *state,

@@ -32,6 +32,10 @@ static intptr_t regs[LIT_MAX_PROCS][LIT_MAX_REGS];
  */
 static uint32_t rtime[LIT_MAX_PROCS][LIT_MAX_REGS];
 static uint32_t acc[LIT_MAX_PROCS];
+/* The goal search (litmus.h, litmus_goal). */
+int lit_goal_on;
+uint8_t lit_cut[LIT_MAX_PROCS];
+
 /* The process each context runs (-1: none, e.g. the RCU daemon). */
 static int8_t proc_of[PR_MAX_CTX];
 
@@ -267,6 +271,9 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 			a = lit_eval(l, proc, r, e->b);
 			lit_wit_reg[proc] = -1;
 			lit_wit_done(proc, e->b);
+			/* Goal search: set once, so r keeps the value. */
+			if (lit_goal_on && !lit_wit_good(proc, e->a->idx, a))
+				lit_cut[proc] = 1;
 		} else {
 			a = lit_eval(l, proc, r, e->b);
 		}
@@ -303,6 +310,8 @@ intptr_t lit_eval(struct litmus *l, int proc, intptr_t *r,
 
 void lit_exec(struct litmus *l, int proc, const struct lit_stmt *s)
 {
+	if (lit_cut[proc])	/* goal search: stopped */
+		return;
 	switch (s->kind) {
 	case ST_NOP:
 		break;
@@ -319,6 +328,8 @@ void lit_exec(struct litmus *l, int proc, const struct lit_stmt *s)
 		for (int i = 0; i < s->n; i++) {
 			const struct lit_stmt *t = s->body[i];
 
+			if (lit_cut[proc])
+				return;
 			/* Under weak, load buffering (reorder.c): before a
 			 * load, the stores that may go first; a store
 			 * performed so is skipped when reached. */
@@ -383,6 +394,7 @@ static void setup(void *arg)
 			init_srcu_struct(&cells[i].srcu);
 	}
 	memset(proc_of, -1, sizeof(proc_of));
+	memset(lit_cut, 0, sizeof(lit_cut));
 	lit_wit_reset(l);
 	for (int p = 0; p < l->nprocs; p++) {
 		int c;
@@ -435,6 +447,9 @@ static void finish(void *arg)
 	char text[512];
 	int holds;
 
+	/* Goal search: a stopped process's run satisfies nothing. */
+	if (litmus_goal_cut(l))
+		return;
 	for (int i = 0; i < l->nobs; i++) {
 		const struct lit_obs *o = &l->obs[i];
 
@@ -469,6 +484,14 @@ void litmus_program(struct litmus *l, struct pr_program *prog)
 	prog->setup = setup;
 	prog->finish = finish;
 	prog->arg = l;
+}
+
+int litmus_goal_cut(const struct litmus *l)
+{
+	for (int p = 0; p < l->nprocs; p++)
+		if (lit_cut[p])
+			return 1;
+	return 0;
 }
 
 void litmus_state_text(const struct litmus *l, const struct lit_val *st,

@@ -100,4 +100,22 @@ struct pr_choices;
 void litmus_witness_prepare(struct litmus *l);
 int litmus_witness_score(void *arg, const struct pr_choices *cs, int i);
 
+/*
+ * The goal search (interp.c): while on, a process whose load gives a
+ * register the exists clause fixes (a top-level conjunct "P:r=v" or
+ * "P:r!=v", r set by that one load statement and nowhere else) a value
+ * the clause rejects stops right after that load, and a run in which
+ * one stopped records no final state and fails nothing.  Such a run can
+ * never satisfy the clause -- r keeps that value to the end -- and
+ * every run in which no process stops is a run of the test itself, so
+ * the condition is reachable in the cut program exactly when it is in
+ * the test: a complete dpor search of the cut program decides
+ * reachability (not the final-state set) with far fewer executions.
+ * Returns whether the clause fixes any register (else there is nothing
+ * to cut).
+ */
+int litmus_goal(struct litmus *l, int on);
+/* Did a process stop (goal search) in the last run? */
+int litmus_goal_cut(const struct litmus *l);
+
 #endif /* PAGERACE_LITMUS_H */

@@ -160,6 +160,23 @@ int lit_wit_wants(int proc, int reg)
 	       reg < LIT_MAX_REGS && wit.kind[proc][reg] != W_NONE;
 }
 
+int lit_wit_good(int proc, int reg, intptr_t v)
+{
+	return (v == lit_val_value(&wit.val[proc][reg])) ==
+	       (wit.kind[proc][reg] == W_EQ);
+}
+
+int litmus_goal(struct litmus *l, int on)
+{
+	int any = 0;
+
+	for (int p = 0; p < l->nprocs; p++)
+		for (int r = 0; r < LIT_MAX_REGS; r++)
+			any |= wit.kind[p][r] != W_NONE;
+	lit_goal_on = on && any;
+	return any;
+}
+
 /* Is @v (a loaded value of @size bytes) what the condition wants? */
 static int good(int proc, int reg, uint64_t v, unsigned size)
 {

@@ -132,6 +132,29 @@ PR_NO_TSAN static int block_touches(const struct pr_tree *t,
 	return 0;
 }
 
+/* pr_dpor_prefer's order: the awake choice rated highest. */
+PR_NO_TSAN static int preferred(struct pr_tree *t, const struct pr_tnode *nd,
+				pr_procset awake)
+{
+	int best = PR_NO_PROC, bs = -1;
+
+	if (nd->cur != PR_NO_PROC && (awake & PR_PROC_BIT(nd->cur))) {
+		best = nd->cur;
+		bs = t->prefer(t->prefer_arg, t->cs, t->idx_of[best]);
+	}
+	for (pr_procset m = awake; m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
+		int sc = q == best ? bs :
+			 t->prefer(t->prefer_arg, t->cs, t->idx_of[q]);
+
+		if (sc > bs) {
+			bs = sc;
+			best = q;
+		}
+	}
+	return best;
+}
+
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d], *up;
@@ -184,7 +207,9 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 		awake &= pr_tree_allowed(t, nd);
 	if (!awake)
 		return PR_NO_PROC;
-	if (nd->cur != PR_NO_PROC && (awake & (PR_PROC_BIT(nd->cur))))
+	if (t->prefer && !bounded)
+		p = preferred(t, nd, awake);
+	else if (nd->cur != PR_NO_PROC && (awake & (PR_PROC_BIT(nd->cur))))
 		p = nd->cur;
 	else if (awake & ~nd->psleep)
 		p = pr_proc_lowest(awake & ~nd->psleep);
@@ -535,6 +560,17 @@ static const struct pr_strategy_ops dpor_ops = {
 	.exhausted = dpor_exhausted,
 	.coverage = dpor_coverage,
 };
+
+PR_NO_TSAN void pr_dpor_prefer(struct pr_strategy *s, pr_choice_score score,
+			       void *arg)
+{
+	struct dpor_strategy *d = (struct dpor_strategy *)s;
+
+	if (s->ops != &dpor_ops || d->bounded)
+		return;
+	d->tree.prefer = score;
+	d->tree.prefer_arg = arg;
+}
 
 PR_NO_TSAN struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p)
 {

@@ -244,6 +244,15 @@ enum { PR_WITNESS_AVOID = 0, PR_WITNESS_SLOW, PR_WITNESS_NEUTRAL,
        PR_WITNESS_PREFER };
 typedef int (*pr_choice_score)(void *arg, const struct pr_choices *cs, int i);
 struct pr_strategy *pr_witness_create(pr_choice_score score, void *arg);
+/*
+ * A dpor strategy without a preemption bound (else nothing happens):
+ * at each new node take first, of the choices it may take first, the
+ * one @score rates highest (ties: the running context, then the lowest
+ * process).  Source-DPOR may start a node with any awake choice, so the
+ * search still covers every class; only the order it meets them in
+ * changes -- for a goal search (cli/litmus_goal.c), towards a witness.
+ */
+void pr_dpor_prefer(struct pr_strategy *s, pr_choice_score score, void *arg);
 
 struct pr_program;
 struct pr_run_options;

@@ -257,6 +257,10 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->top = t->shards && nd->ntop < t->split &&
 			  (en & (en - 1)) != 0;
 		t->n = d + 1;
+		if (t->prefer) {	/* dpor_first's order */
+			t->cs = cs;
+			memcpy(t->idx_of, idx_of, sizeof(idx_of));
+		}
 		p = t->policy->first(t, d);
 		nd = &t->node[d];	/* the policy may have grown arrays */
 		if (p == PR_NO_PROC) {

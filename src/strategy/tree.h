@@ -118,6 +118,14 @@ struct pr_tree {
 	 */
 	uint8_t mem_proc[PR_MAX_CTX * PR_MEM_SLOTS];
 	int mem_procs;		/* given so far */
+	/*
+	 * dpor_first's order (pr_dpor_prefer), and while the policy's
+	 * first() runs, the decision's choices and each process's index.
+	 */
+	pr_choice_score prefer;
+	void *prefer_arg;
+	const struct pr_choices *cs;
+	int idx_of[PR_MAX_PROCS];
 	int abandoned;		/* this execution */
 	int exhausted;
 	int bound_cut;
