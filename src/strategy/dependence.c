@@ -185,6 +185,11 @@ PR_NO_TSAN static int wakes(const struct pr_event *e, const void *waitq)
 	return 0;
 }
 
+PR_NO_TSAN int pr_event_wakes(const struct pr_event *e, const void *waitq)
+{
+	return wakes(e, waitq);
+}
+
 /* Rules 2-4, asked one way round. */
 PR_NO_TSAN static int enables_or_redirects(const struct pr_event *a,
 					   const struct pr_event *b)

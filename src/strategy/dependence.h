@@ -88,6 +88,9 @@ void pr_event_finish(struct pr_event *e);
  */
 void pr_event_stopped(struct pr_event *e);
 
+/* Does step @e wake the contexts sleeping on @waitq (rule 3)? */
+int pr_event_wakes(const struct pr_event *e, const void *waitq);
+
 /* Do @a and @b (of different processes) fail to commute? */
 int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
 
