@@ -640,6 +640,7 @@ PR_NO_TSAN struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p
 		     d->bounded ? p->preemption_bound : -1, d->base.error,
 		     sizeof(d->base.error));
 	d->tree.full_top = 1;
+	d->tree.effects = 1;
 	if (p && p->shards)
 		pr_tree_split(&d->tree, p->shard, p->shards);
 	return &d->base;
