@@ -286,10 +286,12 @@ PR_NO_TSAN static void invoke(struct rcu_head *h)
  * The oldest callback, dequeued, if its grace period is over.  Effects:
  * writes the queue, whether or not it dequeues (and reads the slots that
  * hold its grace period up, holds_up).  Reporting only a read when
- * nothing was dequeued (debe49a) made bounded dpor miss, at bound 2, the
- * planted bug of scenarios/no-freeing-flag.scn that bounded dfs finds
- * with the same bound (unbounded dpor still found it): reverted until
- * that is understood.
+ * nothing was dequeued (debe49a) is unsound: with it dpor misses the
+ * planted bug of scenarios/no-freeing-flag.scn that dfs finds, unbounded
+ * too (exhaustive in 33 executions) and with a bound that cuts nothing,
+ * with the psleeper fix in and with bounded sleepers, the sleep-
+ * resumption rule and the spin analysis each switched off -- so it is
+ * the claim, not bounded dpor (bench/RESULTS.md, h13g).
  */
 PR_NO_TSAN static struct rcu_head *take_ready(void)
 {
