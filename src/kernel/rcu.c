@@ -286,12 +286,13 @@ PR_NO_TSAN static void invoke(struct rcu_head *h)
  * The oldest callback, dequeued, if its grace period is over.  Effects:
  * writes the queue, whether or not it dequeues (and reads the slots that
  * hold its grace period up, holds_up).  Reporting only a read when
- * nothing was dequeued (debe49a) is unsound: with it dpor misses the
- * planted bug of scenarios/no-freeing-flag.scn that dfs finds, unbounded
- * too (exhaustive in 33 executions) and with a bound that cuts nothing,
- * with the psleeper fix in and with bounded sleepers, the sleep-
- * resumption rule and the spin analysis each switched off -- so it is
- * the claim, not bounded dpor (bench/RESULTS.md, h13g).
+ * nothing was dequeued (debe49a) makes dpor miss the planted bug of
+ * scenarios/no-freeing-flag.scn that dfs finds -- unbounded dpor too,
+ * and without sleep sets.  So does reporting a read only when the queue
+ * is empty, a step that reads a NULL rcu.head and sleeps, which should
+ * commute with everything that neither writes rcu.head nor wakes the
+ * daemon: the fault may be dpor's, not the claim's (open; bench/
+ * RESULTS.md, h13g).  The write stays until that is settled.
  */
 PR_NO_TSAN static struct rcu_head *take_ready(void)
 {
