@@ -284,25 +284,24 @@ PR_NO_TSAN static void invoke(struct rcu_head *h)
 
 /*
  * The oldest callback, dequeued, if its grace period is over.  Effects:
- * writes the queue, whether or not it dequeues (and reads the slots that
- * hold its grace period up, holds_up).  Reporting only a read when
- * nothing was dequeued (debe49a) makes dpor miss the planted bug of
- * scenarios/no-freeing-flag.scn that dfs finds -- unbounded dpor too,
- * and without sleep sets.  So does reporting a read only when the queue
- * is empty, a step that reads a NULL rcu.head and sleeps, which should
- * commute with everything that neither writes rcu.head nor wakes the
- * daemon: the fault may be dpor's, not the claim's (open; bench/
- * RESULTS.md, h13g).  The write stays until that is settled.
+ * writes the queue if it dequeues; a check that dequeues nothing only
+ * reads it (an unlock's look at rcu.head, whether to wake the daemon,
+ * commutes with it), and reads the slots that hold its grace period up
+ * (holds_up).  This is debe49a's claim.  4c2a72f took it back because
+ * dpor then missed scenarios/no-freeing-flag.scn's bug; the fault was
+ * elsewhere: the reclaim-held-page detector's shadow holds were not
+ * reported to dpor (check/shadow.c), and the check's write had ordered
+ * them by accident (bench/RESULTS.md, h13g).
  */
 PR_NO_TSAN static struct rcu_head *take_ready(void)
 {
 	struct rcu_head *h = NULL;
 
-	pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_WRITE);
 	pr_harness_lock();
 	if (rcu.head && grace_period_over(rcu.head->stamp))
 		h = dequeue_oldest();
 	pr_harness_unlock();
+	pr_effect(&rcu.head, sizeof(rcu.head), h ? PR_EFF_WRITE : PR_EFF_READ);
 	return h;
 }
 
