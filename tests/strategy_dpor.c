@@ -99,7 +99,7 @@ static void test_rules(void)
 #define MAXOP	4
 #define NVAR	3
 
-enum { OP_LOAD, OP_STORE, OP_ADD, OP_STORE_REG, OP_WAIT };
+enum { OP_LOAD, OP_STORE, OP_ADD, OP_STORE_REG, OP_WAIT, OP_SLEEP, OP_WAKE };
 
 struct op { int kind, var, val; };
 
@@ -111,6 +111,7 @@ static struct gen {
 	int var[NVAR];
 	int reg[MAXT][MAXOP];
 	int fail_on;		/* section 3: fail when the state is this */
+	int sleeps;		/* writes wake the sleepers on their word */
 } g;
 
 static struct stateset seen;	/* final states of the current search */
@@ -131,14 +132,34 @@ static void gen_body(void *arg)
 		case OP_STORE:
 			PR_YIELD_POINT_SZ(PR_K_STORE, "x", v, sizeof(*v));
 			*v = o->val;
+			if (g.sleeps)
+				pr_wake(v);
 			break;
 		case OP_ADD:
 			PR_YIELD_POINT_SZ(PR_K_RMW, "x", v, sizeof(*v));
 			g.reg[t][i] = (*v += o->val);
+			if (g.sleeps)
+				pr_wake(v);
 			break;
 		case OP_STORE_REG:
 			PR_YIELD_POINT_SZ(PR_K_STORE, "x", v, sizeof(*v));
 			*v = (i ? g.reg[t][i - 1] : 0) + 1;
+			if (g.sleeps)
+				pr_wake(v);
+			break;
+		case OP_SLEEP:	/* a sleeping wait: until x != 0 */
+			for (int round = 0;; round++) {
+				pr_effect(v, sizeof(*v), PR_EFF_READ);
+				if ((g.reg[t][i] = *v) != 0) {
+					g.reg[t][i] += 16 * round;
+					break;
+				}
+				PR_BLOCK(v, "x");
+			}
+			break;
+		case OP_WAKE:	/* a wake-up that changes nothing */
+			PR_YIELD("wake");
+			pr_wake(v);
 			break;
 		case OP_WAIT:	/* a wait loop: until x != 0 */
 			for (;;) {
@@ -424,7 +445,7 @@ static int bounded_agrees(int k, uint64_t *pruns, uint64_t *druns)
 				for (int t = 0; t < g.nt; t++)
 					for (int o = 0; o < g.nops[t]; o++)
 						diag("  cpu%d op%d: %s x%d %d", t, o,
-						     (const char *[]){ "load", "store", "add", "store-reg", "wait" }[g.op[t][o].kind],
+						     (const char *[]){ "load", "store", "add", "store-reg", "wait", "sleep", "wake" }[g.op[t][o].kind],
 						     g.op[t][o].var, g.op[t][o].val);
 			if (getenv("PR_DUMP") && g.irq)
 				diag("  irq on cpu0: x%d += 10", g.irqvar);
@@ -551,6 +572,85 @@ static void test_waits(int nprogs)
 	   (unsigned long long)bdruns);
 }
 
+/*
+ * Generated programs with sleeping waits: some operations of contexts
+ * 1.. sleep until a word context 0 writes is nonzero (every write leaves
+ * it nonzero and wakes its sleepers in the same step; the wait reads the
+ * word and goes to sleep in one step, so no wake-up is lost), others
+ * wake a word's sleepers without writing anything.  A waiter that wakes
+ * to a zero word sleeps again; how many times it did is part of the
+ * final state.  This is where dpor.c's "Sleeping waits" applies (a
+ * resumption depends on the wake-up that woke it, not on the others):
+ * dpor, unbounded and with bounds 0-3, reaches every final state dfs
+ * with the same bound reaches.
+ */
+static void test_sleeps(int nprogs)
+{
+	int agree = 0, bagree = 0, sleeps = 0, wakes = 0, big = 0;
+	uint64_t bpruns = 0, bdruns = 0, saved = rng_state;
+
+	rng_state = 4343;
+	for (int k = 0; k < nprogs; k++) {
+		struct stateset dfs_states;
+		struct result rd, rp;
+		int writes0[NVAR] = { 0 }, same = 1;
+
+		do	/* small enough for full dfs */
+			generate();
+		while (g.nt > 3 || g.nops[0] + g.nops[1] + g.nops[2] > 6);
+		g.irq = 0;
+		g.sleeps = 1;
+		for (int i = 0; i < g.nops[0]; i++)
+			writes0[g.op[0][i].var] |= g.op[0][i].kind != OP_LOAD;
+		for (int t = 1; t < g.nt; t++)
+			for (int i = 0; i < g.nops[t]; i++) {
+				struct op *o = &g.op[t][i];
+				unsigned r = rnd(3);
+
+				if (r == 1) {
+					o->kind = OP_WAKE;
+					wakes++;
+					continue;
+				}
+				if (r != 0)
+					continue;
+				for (int v = 0; v < NVAR; v++)
+					if (writes0[(o->var + v) % NVAR]) {
+						o->var = (o->var + v) % NVAR;
+						o->kind = OP_SLEEP;
+						sleeps++;
+						break;
+					}
+			}
+		seen.n = 0;
+		rd = search(&gen_prog, "dfs", -1, 300000, NULL);
+		dfs_states = seen;
+		seen.n = 0;
+		rp = search(&gen_prog, "dpor", -1, 2000000, NULL);
+		for (int i = 0; i < dfs_states.n; i++)
+			same &= set_has(&seen, dfs_states.h[i]);
+		if (!rd.complete) {
+			big++;		/* full dfs too long: bounds only */
+		} else if (!rp.complete || !same || rd.failures || rp.failures) {
+			diag("sleep program %d: dfs %d states in %llu runs, dpor %d in %llu%s",
+			     k, dfs_states.n, (unsigned long long)rd.runs, seen.n,
+			     (unsigned long long)rp.runs, same ? "" : ", missed a state");
+		} else {
+			agree++;
+		}
+		bagree += bounded_agrees(k, &bpruns, &bdruns);
+	}
+	g.sleeps = 0;
+	rng_state = saved;
+	ok(agree == nprogs - big && big <= nprogs / 10 && sleeps > nprogs / 2,
+	   "sleeping waits: dpor reaches every final state full dfs reaches (%d/%d programs, %d sleeps, %d extra wake-ups; %d too long for full dfs)",
+	   agree, nprogs - big, sleeps, wakes, big);
+	ok(bagree == nprogs,
+	   "sleeping waits: dpor with bound 0-3 reaches every final state dfs with the same bound reaches, in no more runs (%d/%d; %llu runs vs %llu)",
+	   bagree, nprogs, (unsigned long long)bpruns,
+	   (unsigned long long)bdruns);
+}
+
 /* ---- 3. one bad class --------------------------------------------------- */
 
 static void test_one_class(void)
@@ -672,6 +772,98 @@ static void test_lost_wakeup(void)
 	   (unsigned long long)rd.failures, (unsigned long long)rd.executions);
 }
 
+/*
+ * Two wakers: the waiter reads the flag (an effect, inside its step) and
+ * sleeps while it is 0, in a loop; cpu1 sets the flag and wakes it in one
+ * step, cpu2 only wakes it.  How many times it slept (0-2) is the final
+ * state.  dpor's analysis makes a sleep resumption R depend on the
+ * wake-up that woke it only, where R commutes with that waker otherwise
+ * (dpor.c, "Sleeping waits").  When cpu1 woke the waiter, R read the flag
+ * cpu1 wrote, and cpu2's wake-up, moved first, lets R run before cpu1
+ * and sleep again (two rounds): R must keep racing with cpu2's wake-up
+ * there.  The first form of the rule (never reversing the race with the
+ * waker, R independent of every other wake-up) missed the two rounds at
+ * every bound; reversing the waker's race where R and the waker were
+ * otherwise dependent missed them without a bound.
+ */
+static int tw_flag, tw_rounds;
+static char tw_wq;
+
+static void tw_waiter(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pr_effect(&tw_flag, sizeof(tw_flag), PR_EFF_READ);
+		if (tw_flag)
+			break;
+		tw_rounds++;
+		PR_BLOCK(&tw_wq, "wq");
+	}
+}
+
+static void tw_setter(void *arg)
+{
+	(void)arg;
+	PR_YIELD_POINT_SZ(PR_K_STORE, "flag", &tw_flag, sizeof(tw_flag));
+	tw_flag = 1;
+	pr_wake(&tw_wq);
+}
+
+static void tw_waker(void *arg)
+{
+	(void)arg;
+	PR_YIELD("wake");
+	pr_wake(&tw_wq);
+}
+
+static void tw_setup(void *arg)
+{
+	(void)arg;
+	tw_flag = tw_rounds = 0;
+	pr_spawn("cpu0", tw_waiter, NULL, 0);
+	pr_spawn("cpu1", tw_setter, NULL, 0);
+	pr_spawn("cpu2", tw_waker, NULL, 0);
+}
+
+static void tw_finish(void *arg)
+{
+	(void)arg;
+	set_add(&seen, (uint64_t)tw_rounds + 1);
+}
+
+static const struct pr_program tw_prog = {
+	.name = "two-wakers", .summary = "two wakers",
+	.setup = tw_setup, .finish = tw_finish,
+};
+
+static void test_two_wakers(void)
+{
+	int agree = 1;
+	uint64_t pruns = 0, druns = 0;
+
+	for (int bound = -1; bound <= 3; bound++) {
+		struct stateset dfs_states;
+		struct result rd, rp;
+
+		seen.n = 0;
+		rd = search(&tw_prog, "dfs", bound, 100000, NULL);
+		dfs_states = seen;
+		seen.n = 0;
+		rp = search(&tw_prog, "dpor", bound, 100000, NULL);
+		for (int i = 0; i < dfs_states.n; i++)
+			agree &= set_has(&seen, dfs_states.h[i]);
+		agree &= rd.complete && rp.complete && !rd.failures &&
+			 !rp.failures;
+		if (bound >= 0)
+			pruns += rp.executions, druns += rd.executions;
+		if (!agree)
+			diag("two wakers, bound %d: dfs %d states, dpor %d",
+			     bound, dfs_states.n, seen.n);
+	}
+	ok(agree, "two wakers: dpor, unbounded and with bound 0-3, reaches every final state dfs reaches (bounded: dpor %llu executions, dfs %llu)",
+	   (unsigned long long)pruns, (unsigned long long)druns);
+}
+
 /* ---- 5. bounds ---------------------------------------------------------- */
 
 static void test_bounds(void)
@@ -710,13 +902,15 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 4 + 2 + 2 + 9 + 2 + 5);
+	plan(14 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5);
 	test_rules();
 	test_generated(nprogs);
 	test_waits(nprogs / 2);
+	test_sleeps(nprogs / 2);
 	test_one_class();
 	test_classics();
 	test_lost_wakeup();
+	test_two_wakers();
 	test_bounds();
 	free(traces);
 	return done_testing();

@@ -8,6 +8,7 @@
 #include "model/mapping.h"
 #include "runtime/context.h"
 #include "memory/memory.h"
+#include "runtime/effects.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,15 @@ PR_NO_TSAN void shadow_hold_by(struct page *page, const char *fn)
 	struct page_shadow *s = ps(page);
 
 	if (s) {
+		/*
+		 * Detectors read holders (reclaim-held-page, free-held-page):
+		 * for dpor the hold is a write of it, so that a hold and a
+		 * check race (effects.h).  Without it dpor took a lookup's
+		 * hold and a reclaim's check for independent and kept only the
+		 * order that passes (scenarios/no-freeing-flag.scn, once the
+		 * RCU daemon's steps no longer happened to order them).
+		 */
+		pr_effect(&s->holders, sizeof(s->holders), PR_EFF_WRITE);
 		__atomic_fetch_add(&s->holders, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->holder_ctx, pr_self(), __ATOMIC_RELAXED);
 		__atomic_store_n(&s->hold_fn, fn, __ATOMIC_RELAXED);
@@ -268,6 +278,8 @@ PR_NO_TSAN void shadow_check_free(struct page *page, const char *fn)
 	struct page_shadow *s = ps(page);
 	const char *by;
 
+	if (s)	/* the verdict depends on the holds so far (shadow_hold_by) */
+		pr_effect(&s->holders, sizeof(s->holders), PR_EFF_READ);
 	if (!s || __atomic_load_n(&s->holders, __ATOMIC_RELAXED) <= 0)
 		return;
 	by = __atomic_load_n(&s->hold_fn, __ATOMIC_RELAXED);
@@ -285,6 +297,7 @@ PR_NO_TSAN void shadow_unhold(struct page *page)
 
 	if (!s)
 		return;
+	pr_effect(&s->holders, sizeof(s->holders), PR_EFF_WRITE);
 	n = __atomic_load_n(&s->holders, __ATOMIC_RELAXED);
 	while (n > 0 && !__atomic_compare_exchange_n(&s->holders, &n, n - 1, 0,
 						      __ATOMIC_RELAXED,
@@ -296,6 +309,8 @@ PR_NO_TSAN int shadow_holders(const struct page *page)
 {
 	struct page_shadow *s = ps(page);
 
+	if (s)
+		pr_effect(&s->holders, sizeof(s->holders), PR_EFF_READ);
 	return s ? __atomic_load_n(&s->holders, __ATOMIC_RELAXED) : 0;
 }
 
@@ -304,6 +319,8 @@ PR_NO_TSAN static void shadow_reclaim_locked(struct page *page, const char *fn,
 {
 	struct page_shadow *s = ps(page);
 
+	if (s)	/* the verdict depends on the holds so far (shadow_hold_by) */
+		pr_effect(&s->holders, sizeof(s->holders), PR_EFF_READ);
 	if (s && __atomic_load_n(&s->holders, __ATOMIC_RELAXED) > own)
 		pr_fail("reclaim-held-page", page,
 			"%s took the page out of the cache while %s holds a reference from a lookup",

@@ -82,17 +82,50 @@ PR_NO_TSAN void rcu_reset(void)
 }
 
 /*
+ * Does the reader in kcpu slot @i hold up a grace period stamped @stamp?
+ * If so, the caller's result depends on that reader's section: report it
+ * (effects.h, for dpor).
+ *
+ * Only such a slot is reported, not the whole kcpu array.  The result
+ * depends on the other slots' writes (rcu_read_lock and the outermost
+ * rcu_read_unlock, the only steps that report writing a kcpu) in neither
+ * order: an unlock of a section that does not hold the stamp up (none,
+ * or start >= stamp) leaves it not holding it up; an outermost lock
+ * right before or right after this check reads the clock this check's
+ * stamp was taken from (every stamp queued or waited for is <= the clock
+ * now, and a tick between the two steps would be a third step, which
+ * the lock depends on through rcu.clock), so the section it starts has
+ * start >= stamp and does not hold it up either.  Nested locks and
+ * unlocks change no slot's nesting from or to 0.  So the check commutes
+ * with every step that writes a slot it does not report (dependence.c,
+ * rule 1), and dpor no longer orders the callback daemon's checks
+ * against the section starts and ends of readers the grace period does
+ * not wait for (tests/strategy_dpor.c, "rcu grace-period check").
+ */
+PR_NO_TSAN static int holds_up(int i, uint64_t stamp)
+{
+	if (__atomic_load_n(&kcpu[i].rcu_nesting, __ATOMIC_RELAXED) > 0 &&
+	    __atomic_load_n(&kcpu[i].rcu_start, __ATOMIC_RELAXED) < stamp) {
+		pr_effect(&kcpu[i], sizeof(kcpu[i]), PR_EFF_READ);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * No CPU is in a read-side section that began before @stamp.  Reads other
- * CPUs' kcpu (relaxed atomics: in stress mode they run meanwhile).
+ * CPUs' kcpu (relaxed atomics: in stress mode they run meanwhile).  Every
+ * slot is looked at (not only up to the first that holds the stamp up):
+ * the result depends on each of them (holds_up).
  */
 PR_NO_TSAN static int grace_period_over(uint64_t stamp)
 {
-	pr_effect(kcpu, sizeof(kcpu), PR_EFF_READ);
+	int over = 1;
+
 	for (int i = 0; i < KCPU_SLOTS; i++)
-		if (__atomic_load_n(&kcpu[i].rcu_nesting, __ATOMIC_RELAXED) > 0 &&
-		    __atomic_load_n(&kcpu[i].rcu_start, __ATOMIC_RELAXED) < stamp)
-			return 0;
-	return 1;
+		if (holds_up(i, stamp))
+			over = 0;
+	return over;
 }
 
 PR_NO_TSAN int rcu_reader_covers(uint64_t stamp)
@@ -249,16 +282,26 @@ PR_NO_TSAN static void invoke(struct rcu_head *h)
 	c->softirq--;
 }
 
-/* The oldest callback, dequeued, if its grace period is over. */
+/*
+ * The oldest callback, dequeued, if its grace period is over.  Effects:
+ * writes the queue if it dequeues; a check that dequeues nothing only
+ * reads it (an unlock's look at rcu.head, whether to wake the daemon,
+ * commutes with it), and reads the slots that hold its grace period up
+ * (holds_up).  This is debe49a's claim.  4c2a72f took it back because
+ * dpor then missed scenarios/no-freeing-flag.scn's bug; the fault was
+ * elsewhere: the reclaim-held-page detector's shadow holds were not
+ * reported to dpor (check/shadow.c), and the check's write had ordered
+ * them by accident (bench/RESULTS.md, h13g).
+ */
 PR_NO_TSAN static struct rcu_head *take_ready(void)
 {
 	struct rcu_head *h = NULL;
 
-	pr_effect(&rcu.head, sizeof(rcu.head), PR_EFF_WRITE);
 	pr_harness_lock();
 	if (rcu.head && grace_period_over(rcu.head->stamp))
 		h = dequeue_oldest();
 	pr_harness_unlock();
+	pr_effect(&rcu.head, sizeof(rcu.head), h ? PR_EFF_WRITE : PR_EFF_READ);
 	return h;
 }
 
@@ -315,11 +358,9 @@ PR_NO_TSAN void synchronize_rcu(void)
 	/* Seen by every reader that leaves after this, or we see it leave. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	/* The readers this grace period waits for (grace_period_over's). */
-	pr_effect(kcpu, sizeof(kcpu), PR_EFF_READ);
 	pr_effect(rcu.sync_mask, sizeof(rcu.sync_mask), PR_EFF_WRITE);
 	for (int i = 0; i < KCPU_SLOTS && i < 64; i++)
-		if (__atomic_load_n(&kcpu[i].rcu_nesting, __ATOMIC_RELAXED) > 0 &&
-		    __atomic_load_n(&kcpu[i].rcu_start, __ATOMIC_RELAXED) < stamp)
+		if (holds_up(i, stamp))
 			mask |= 1ull << i;
 	rcu.sync_mask[me] = mask;
 	pr_harness_unlock();

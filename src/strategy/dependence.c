@@ -108,6 +108,43 @@ PR_NO_TSAN void pr_event_stopped(struct pr_event *e)
 	}
 }
 
+static int access_of(const struct pr_event *e, struct pr_effect *a);
+
+/* The lines of [obj, obj + size) as bits (dependence.h, rsig). */
+PR_NO_TSAN static uint64_t lines_of(const struct pr_effect *r)
+{
+	uintptr_t first = (uintptr_t)r->obj >> 6;
+	uintptr_t last = ((uintptr_t)r->obj + (r->size ? r->size : 1) - 1) >> 6;
+	uint64_t sig = 0;
+
+	if (last - first >= 8)
+		return ~(uint64_t)0;
+	for (uintptr_t l = first; l <= last; l++)
+		sig |= (uint64_t)1 << ((l * 0x9e3779b97f4a7c15ull) >> 58);
+	return sig;
+}
+
+/* Fill rsig and wsig from the access and the effects (the step is over). */
+PR_NO_TSAN void pr_event_sign(struct pr_event *e)
+{
+	struct pr_effect a;
+
+	e->rsig = e->wsig = 0;
+	if (access_of(e, &a)) {
+		if (a.kind == PR_EFF_WRITE)
+			e->wsig |= lines_of(&a);
+		else
+			e->rsig |= lines_of(&a);
+	}
+	for (int i = 0; i < e->neff; i++) {
+		if (e->eff[i].kind == PR_EFF_WRITE)
+			e->wsig |= lines_of(&e->eff[i]);
+		else if (e->eff[i].kind == PR_EFF_READ)
+			e->rsig |= lines_of(&e->eff[i]);
+	}
+	e->flags |= PR_EV_SIG;
+}
+
 PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 {
 	int n = pr_effects_take(e->eff);
@@ -132,6 +169,7 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 		e->eff[i--] = e->eff[--n];
 	}
 	e->neff = (uint8_t)n;
+	pr_event_sign(e);
 }
 
 /* The announced access as a byte range; 0 if it touches nothing. */
@@ -185,6 +223,11 @@ PR_NO_TSAN static int wakes(const struct pr_event *e, const void *waitq)
 	return 0;
 }
 
+PR_NO_TSAN int pr_event_wakes(const struct pr_event *e, const void *waitq)
+{
+	return wakes(e, waitq);
+}
+
 /* Rules 2-4, asked one way round. */
 PR_NO_TSAN static int enables_or_redirects(const struct pr_event *a,
 					   const struct pr_event *b)
@@ -224,6 +267,10 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 		return 1;
 	if (enables_or_redirects(a, b) || enables_or_redirects(b, a))
 		return 1;
+	/* Rule 1 on the lines first (dependence.h, rsig). */
+	if ((a->flags & b->flags & PR_EV_SIG) &&
+	    !((a->wsig & (b->rsig | b->wsig)) | (b->wsig & a->rsig)))
+		return 0;
 	ha = access_of(a, &aa);
 	hb = access_of(b, &ab);
 	na = ha + a->neff;

@@ -35,6 +35,7 @@ enum {
 	PR_EV_WDATA = 16,	/* its access writes @obj (a store, a flush, an
 				 * RMW that did not report pr_rmw_unwritten):
 				 * PR_EV_WROTE less the RMWs that only read */
+	PR_EV_SIG = 32,		/* rsig and wsig are set (pr_event_finish) */
 };
 
 struct pr_event {
@@ -48,6 +49,15 @@ struct pr_event {
 	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 	const void *obj;
 	const void *wq;		/* PR_EV_BLOCKS: the wait queue */
+	/*
+	 * PR_EV_SIG: the 64-byte lines the step reads (rsig) and writes
+	 * (wsig), access and effects, one hashed bit a line (every bit for
+	 * a range of more than 8 lines).  Two steps whose signatures do not
+	 * meet (no write of one meets a read or write of the other) touch
+	 * no common byte that either writes: rule 1 holds them independent
+	 * without comparing their ranges pairwise.
+	 */
+	uint64_t rsig, wsig;
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };
 
@@ -87,6 +97,16 @@ void pr_event_finish(struct pr_event *e);
  * note whether it went to sleep (PR_EV_BLOCKS).
  */
 void pr_event_stopped(struct pr_event *e);
+
+/*
+ * Set @e's line signatures (rsig, wsig, PR_EV_SIG) from its access and
+ * effects; pr_event_finish does it.  An event whose access or effects
+ * change afterwards must not keep PR_EV_SIG.
+ */
+void pr_event_sign(struct pr_event *e);
+
+/* Does step @e wake the contexts sleeping on @waitq (rule 3)? */
+int pr_event_wakes(const struct pr_event *e, const void *waitq);
 
 /* Do @a and @b (of different processes) fail to commute? */
 int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);

@@ -306,6 +306,79 @@ PR_NO_TSAN static int dependent_nospin(const struct pr_event *a,
 }
 
 /*
+ * Sleeping waits, in the analysis (dependence.c's rule 3 makes a sleep
+ * resumption R -- the step of context c that starts at its PR_BLOCK on
+ * queue W -- depend on every step that wakes W; sleep sets keep that).
+ * c went to sleep at the end of its step S before R (PR_EV_BLOCKS on W),
+ * and the runtime made it runnable at w, the first step after S that
+ * wakes W (bwake[R]); R depends on w, and that race is not reversed (w
+ * enabled R).  A later wake-up w2 of W, before or after R, finds c not
+ * asleep and does nothing to it, in either order: so R's kind adds no
+ * dependence with w2 (nor, the same argument, with a wake-up after R,
+ * when R is e_j).  What R does keeps its own dependences: its accesses
+ * and effects (rule 1), and, if c goes to sleep on W again at its end,
+ * PR_EV_BLOCKS (rule 3's second half, which orders w2 after S and before
+ * c's next sleep).  With the edges S -> w -> R every reordering keeps R
+ * enabled where it runs.
+ *
+ * Only where R commutes with w apart from the wake-up (waker_commutes).
+ * If w also wrote what R reads, a wake-up w2 of W moved before w lets R
+ * run before w and see the older value: a different class, which only
+ * the race of R with w2 leads to (reversing the race with w is not
+ * enough: its initials hold w2 only when w2 came before R).  There, and
+ * where S is not known to have put c to sleep on W, or a step between S
+ * and w overflowed its effects record, bwake[R] is SIZE_MAX and R keeps
+ * rule 3 whole.  tests/strategy_dpor.c ("two wakers", and the generated
+ * sleeping-wait programs) rejected the two earlier forms: never
+ * reversing the race with w whatever R reads, and reversing it where R
+ * and w were otherwise dependent; both missed a waiter's second sleep.
+ * The gain is modest (truncate-race under merged, bound 2: 941,299 ->
+ * 912,792 executions; bench/RESULTS.md, fourth round).
+ */
+/* Does sleep resumption @i commute with step @k but for its wake-up? */
+PR_NO_TSAN static int waker_commutes(const struct dpor_strategy *d, size_t k,
+				     size_t i)
+{
+	const struct pr_event *w = &d->tree.node[k].ev;
+	struct pr_event r = d->tree.node[i].ev;
+
+	r.kind = PR_K_YIELD;
+	if (is_spin(w) && (r.flags & PR_EV_WROTE))
+		return 0;
+	return !dependent_nospin(w, &r);
+}
+
+PR_NO_TSAN static void bwake_compute(struct dpor_strategy *d, size_t n)
+{
+	const struct pr_tree *t = &d->tree;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pr_event *r = &t->node[i].ev;
+		size_t s = d->prevsame[i];
+
+		d->bwake[i] = SIZE_MAX;
+		if (r->kind != PR_K_BLOCK || s == SIZE_MAX ||
+		    !(t->node[s].ev.flags & PR_EV_BLOCKS) ||
+		    t->node[s].ev.wq != r->obj)
+			continue;
+		for (size_t k = s + 1; k < i; k++) {
+			const struct pr_event *w = &t->node[k].ev;
+
+			/* Its wake-ups unrecorded: it may be the one. */
+			if (w->flags & PR_EV_ALL)
+				break;
+			if (w->proc != r->proc && pr_event_wakes(w, r->obj)) {
+				if (!waker_commutes(d, k, i))
+					break;
+				d->bwake[i] = k;
+				break;
+			}
+		}
+	}
+}
+
+
+/*
  * Spin-waits, in the analysis (dependence.c's rule 2 is coarser: a spin
  * resumption depends on every store, and that stays its rule for sleep
  * sets).  The runtime re-enables a spinning context p at the first store
@@ -327,7 +400,20 @@ PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 {
 	const struct pr_event *ej = &d->tree.node[j].ev;
 	const struct pr_event *ei = &d->tree.node[i].ev;
+	struct pr_event x, y;
 
+	if (ej->kind == PR_K_BLOCK && d->bwake[j] != SIZE_MAX) {
+		x = *ej;
+		x.kind = PR_K_YIELD;
+		ej = &x;
+	}
+	if (ei->kind == PR_K_BLOCK && d->bwake[i] != SIZE_MAX) {
+		y = *ei;
+		y.kind = PR_K_YIELD;
+		ei = &y;
+		if (j == d->bwake[i])
+			return 2;
+	}
 	if (is_spin(ei)) {
 		size_t w = d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
 
@@ -351,7 +437,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc, *ns;
-		size_t *nw, *np, *nb, *nq;
+		size_t *nw, *np, *nb, *nq, *nk;
 
 		while (c < n)
 			c *= 2;
@@ -373,7 +459,10 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		nq = realloc(d->prevsame, c * sizeof(*nq));
 		if (nq)
 			d->prevsame = nq;
-		if (!nc || !ns || !nw || !np || !nb || !nq)
+		nk = realloc(d->bwake, c * sizeof(*nk));
+		if (nk)
+			d->bwake = nk;
+		if (!nc || !ns || !nw || !np || !nb || !nq || !nk)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
 	}
@@ -407,6 +496,7 @@ PR_NO_TSAN static void dpor_analyse(struct pr_tree *t)
 		count[pi]++;
 		present |= PR_PROC_BIT(pi);
 	}
+	bwake_compute(d, n);
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = SIZE_MAX;
 	for (size_t i = 0; i < t->fresh && i < n; i++)
@@ -547,6 +637,7 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->pspin);
 	free(d->bstart);
 	free(d->prevsame);
+	free(d->bwake);
 	free(d);
 }
 
@@ -585,6 +676,7 @@ PR_NO_TSAN struct pr_strategy *pr_dpor_create(const struct pr_strategy_params *p
 		     d->bounded ? p->preemption_bound : -1, d->base.error,
 		     sizeof(d->base.error));
 	d->tree.full_top = 1;
+	d->tree.effects = 1;
 	if (p && p->shards)
 		pr_tree_split(&d->tree, p->shard, p->shards);
 	return &d->base;

@@ -23,6 +23,8 @@ struct dpor_strategy {
 	size_t *nextw;		/* nextw[k]: the first writing step >= k */
 	size_t *pspin;		/* pspin[i]: the spin resumption of i's
 				 * process before i, or SIZE_MAX */
+	size_t *bwake;		/* bwake[i]: the wake-up that woke sleep
+				 * resumption i, or SIZE_MAX (dpor.c) */
 	size_t *bstart;		/* bounded: the last switch at or before k */
 	size_t *prevsame;	/* the step of the same process before k */
 	int bounded;		/* BPOR: see the header comment */

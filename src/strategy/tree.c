@@ -14,6 +14,7 @@
  *    descendants' at once.
  */
 #include "strategy/tree.h"
+#include "runtime/effects.h"
 #include "runtime/tsan.h"
 
 #include <stdio.h>
@@ -211,7 +212,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	}
 	if (cs->current >= 0)
 		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
-	if (d > 0) {
+	/* Node d - 1 replayed (d - 1 < prefix - 1): its step is recorded. */
+	if (d > 0 && d >= t->prefix) {
 		struct pr_event *e = &t->node[d - 1].ev;
 
 		pr_event_finish(e);
@@ -278,8 +280,25 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			return PR_PICK_ABANDON;
 		}
 	}
-	pr_event_begin(&nd->ev, t->code_of[nd->chosen]);
-	nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
+	/*
+	 * Replaying: node d's step is the one the last execution recorded
+	 * (the program is deterministic, and the enabled set was checked
+	 * above), so it is not recorded again, and its effects are not
+	 * collected (pr_effects_track(0) drops what the previous step left
+	 * too; node[d].ev and the analysis's clocks for it stay valid,
+	 * dpor.c).  Only the branch node prefix - 1 and the nodes after it
+	 * record their steps.  Re-recording the replayed steps was 13% of
+	 * a bounded dpor search's instructions (bench/RESULTS.md, h13g).
+	 */
+	if (d + 1 < t->prefix) {
+		if (t->effects)
+			pr_effects_track(0);
+	} else {
+		if (t->effects)
+			pr_effects_track(1);
+		pr_event_begin(&nd->ev, t->code_of[nd->chosen]);
+		nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
+	}
 	/* The same on every replay of this node: the program is deterministic. */
 	nd->nver = (uint8_t)(1 + (nd->chosen < PR_MAX_CTX ? nread[nd->chosen] : 0));
 	if (nd->ver >= nd->nver) {
@@ -377,7 +396,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
 {
 	/* An abandoned run's last step was finished by the pick that ended it. */
-	if (t->pos > 0 && !t->abandoned && !t->foreign) {
+	if (t->pos > 0 && t->pos >= t->prefix && !t->abandoned && !t->foreign) {
 		pr_event_finish(&t->node[t->pos - 1].ev);
 		pr_event_stopped(&t->node[t->pos - 1].ev);
 	}

@@ -91,6 +91,8 @@ struct pr_tree {
 	unsigned shard, shards;	/* shards 0: not split */
 	unsigned split;
 	int full_top;		/* the policy's top nodes explore all enabled */
+	int effects;		/* record steps' effects (dpor; off while a
+				 * prefix is replayed: pr_tree_pick) */
 	uint64_t leaf;		/* leaves met */
 	int foreign;		/* this execution is another shard's */
 	uint64_t foreign_runs;
