@@ -514,6 +514,35 @@ static void test_generated(int nprogs)
  * get right: dpor, unbounded and with bounds 0-3, reaches every final
  * state dfs with the same bound reaches.
  */
+/*
+ * dpor_covers_dfs -- search the generated program with full dfs and with
+ * dpor.  1 if dpor completed and reached every final state dfs reached
+ * (and, with @no_failures, neither search met a failure); 0 if not, with
+ * a diagnostic; -1 if full dfs was too long to finish.
+ */
+static int dpor_covers_dfs(const char *what, int k, int no_failures)
+{
+	struct stateset dfs_states;
+	struct result rd, rp;
+	int same = 1;
+
+	seen.n = 0;
+	rd = search(&gen_prog, "dfs", -1, 300000, NULL);
+	dfs_states = seen;
+	seen.n = 0;
+	rp = search(&gen_prog, "dpor", -1, 2000000, NULL);
+	for (int i = 0; i < dfs_states.n; i++)
+		same &= set_has(&seen, dfs_states.h[i]);
+	if (!rd.complete)
+		return -1;
+	if (rp.complete && same && !(no_failures && (rd.failures || rp.failures)))
+		return 1;
+	diag("%s program %d: dfs %d states in %llu runs, dpor %d in %llu%s",
+	     what, k, dfs_states.n, (unsigned long long)rd.runs, seen.n,
+	     (unsigned long long)rp.runs, same ? "" : ", missed a state");
+	return 0;
+}
+
 static void test_waits(int nprogs)
 {
 	int agree = 0, bagree = 0, waits = 0, big = 0;
@@ -521,9 +550,7 @@ static void test_waits(int nprogs)
 
 	rng_state = 4242;
 	for (int k = 0; k < nprogs; k++) {
-		struct stateset dfs_states;
-		struct result rd, rp;
-		int writes0[NVAR] = { 0 }, same = 1;
+		int writes0[NVAR] = { 0 };
 
 		do	/* small enough for full dfs */
 			generate();
@@ -544,21 +571,9 @@ static void test_waits(int nprogs)
 						break;
 					}
 			}
-		seen.n = 0;
-		rd = search(&gen_prog, "dfs", -1, 300000, NULL);
-		dfs_states = seen;
-		seen.n = 0;
-		rp = search(&gen_prog, "dpor", -1, 2000000, NULL);
-		for (int i = 0; i < dfs_states.n; i++)
-			same &= set_has(&seen, dfs_states.h[i]);
-		if (!rd.complete) {
-			big++;		/* full dfs too long: bounds only */
-		} else if (!rp.complete || !same) {
-			diag("wait program %d: dfs %d states in %llu runs, dpor %d in %llu%s",
-			     k, dfs_states.n, (unsigned long long)rd.runs, seen.n,
-			     (unsigned long long)rp.runs, same ? "" : ", missed a state");
-		} else {
-			agree++;
+		switch (dpor_covers_dfs("wait", k, 0)) {
+		case 1: agree++; break;
+		case -1: big++; break;	/* full dfs too long: bounds only */
 		}
 		bagree += bounded_agrees(k, &bpruns, &bdruns);
 	}
@@ -591,9 +606,7 @@ static void test_sleeps(int nprogs)
 
 	rng_state = 4343;
 	for (int k = 0; k < nprogs; k++) {
-		struct stateset dfs_states;
-		struct result rd, rp;
-		int writes0[NVAR] = { 0 }, same = 1;
+		int writes0[NVAR] = { 0 };
 
 		do	/* small enough for full dfs */
 			generate();
@@ -622,21 +635,9 @@ static void test_sleeps(int nprogs)
 						break;
 					}
 			}
-		seen.n = 0;
-		rd = search(&gen_prog, "dfs", -1, 300000, NULL);
-		dfs_states = seen;
-		seen.n = 0;
-		rp = search(&gen_prog, "dpor", -1, 2000000, NULL);
-		for (int i = 0; i < dfs_states.n; i++)
-			same &= set_has(&seen, dfs_states.h[i]);
-		if (!rd.complete) {
-			big++;		/* full dfs too long: bounds only */
-		} else if (!rp.complete || !same || rd.failures || rp.failures) {
-			diag("sleep program %d: dfs %d states in %llu runs, dpor %d in %llu%s",
-			     k, dfs_states.n, (unsigned long long)rd.runs, seen.n,
-			     (unsigned long long)rp.runs, same ? "" : ", missed a state");
-		} else {
-			agree++;
+		switch (dpor_covers_dfs("sleep", k, 1)) {
+		case 1: agree++; break;
+		case -1: big++; break;	/* full dfs too long: bounds only */
 		}
 		bagree += bounded_agrees(k, &bpruns, &bdruns);
 	}
