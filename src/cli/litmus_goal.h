@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * litmus_goal.h - what the litmus command's files share (litmus.c, the
- * command; litmus_goal.c, its goal search).
+ * command; litmus_goal.c, its goal search; litmus_sample.c, its sampled
+ * phase).
  */
 #ifndef PAGERACE_CLI_LITMUS_GOAL_H
 #define PAGERACE_CLI_LITMUS_GOAL_H
@@ -32,6 +33,17 @@ int litmus_model_too_big(const struct pr_run_result *res);
 int litmus_save_trace(const struct litmus_opts *o, const struct target *tg,
 		      uint64_t run, const struct pr_run_result *res,
 		      struct pr_schedule *rec, char *path, size_t pathlen);
+
+/*
+ * The sampled runs after an unfinished search, until @deadline
+ * (litmus_sample.c): 1 + the run that reached the condition or failed,
+ * or 0.
+ */
+uint64_t litmus_sample(const struct litmus_opts *o, const struct target *tg,
+		       struct pr_run_options *ro, struct pr_schedule *rec,
+		       double deadline, struct pr_run_result *first, char *trace,
+		       size_t tracelen, uint64_t *failed, uint64_t *other,
+		       uint64_t *stuck);
 
 /* What the goal search found. */
 enum litmus_goal_end {
