@@ -20,9 +20,10 @@ tap_tmp litmus-goal
 echo "1..8"
 
 for m in sc tso weak; do
-	"$PAGERACE" litmus -b -m $m "$srcdir"/tests/litmus/*.litmus \
+	"$PAGERACE" litmus -b -m $m --trace-dir "$tmp/tr" "$srcdir"/tests/litmus/*.litmus \
 		>"$tmp/full" 2>"$tmp/err"
-	"$PAGERACE" litmus -b --goal -m $m "$srcdir"/tests/litmus/*.litmus \
+	"$PAGERACE" litmus -b --goal -m $m --trace-dir "$tmp/tr" \
+		"$srcdir"/tests/litmus/*.litmus \
 		>"$tmp/goal" 2>>"$tmp/err"
 	cut -f1,3,7 "$tmp/full" >"$tmp/a"
 	cut -f1,3,7 "$tmp/goal" >"$tmp/b"
@@ -45,16 +46,20 @@ run 0 "$PAGERACE" replay "$trace"
 grep -q 'satisfies exists' "$tmp/out"
 ok $? "weak: the goal witness replays on the test itself to the condition"
 
-"$PAGERACE" litmus --goal -m weak "$srcdir"/tests/litmus/*.litmus >"$tmp/a" 2>&1
-"$PAGERACE" litmus --goal -m weak "$srcdir"/tests/litmus/*.litmus >"$tmp/b" 2>&1
+"$PAGERACE" litmus --goal -m weak --trace-dir "$tmp/tr" \
+	"$srcdir"/tests/litmus/*.litmus >"$tmp/a" 2>&1
+"$PAGERACE" litmus --goal -m weak --trace-dir "$tmp/tr" \
+	"$srcdir"/tests/litmus/*.litmus >"$tmp/b" 2>&1
 cmp -s "$tmp/a" "$tmp/b"
 ok $? "--goal twice: the same output, byte for byte"
 
-run 0 "$PAGERACE" litmus -b --goal -m weak "$srcdir/tests/litmus/IRIW+mbs.litmus"
+run 0 "$PAGERACE" litmus -b --goal -m weak --trace-dir "$tmp/tr" \
+	"$srcdir/tests/litmus/IRIW+mbs.litmus"
 test "$(cut -f3,5,7 "$tmp/out")" = "$(printf 'agree\tgoal-exhaustive\tnot-reached')"
 ok $? "weak: IRIW+mbs (Never) decided by a complete goal search"
 
-run 0 "$PAGERACE" litmus -m weak --goal "$srcdir/tests/litmus/IRIW+mbs.litmus"
+run 0 "$PAGERACE" litmus -m weak --goal --trace-dir "$tmp/tr" \
+	"$srcdir/tests/litmus/IRIW+mbs.litmus"
 grep -q 'condition unreachable: decided by the goal search (dpor, .* complete)' "$tmp/out" &&
 	grep -q 'agrees with Result: Never (never reached)' "$tmp/out"
 ok $? "the text report says what the goal search decided"
