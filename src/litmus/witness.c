@@ -12,7 +12,19 @@
  * older value: memory/peek.c) is not the one wanted, and preferred when
  * it is; a flush to the location such a load waits for is preferred
  * while memory's value is not the one wanted, avoided once it is (the
- * load goes first).  Everything else is neutral.  The scorer only looks:
+ * load goes first).  A flush is scored by the value it brings: preferred
+ * when a wanted load of that location (pending or still to come) reads
+ * a rejected value now and would read the flushed one well, avoided
+ * when a pending one reads well now and would not after it, held back
+ * (SLOW) when only a load still to come would lose its value.  Where
+ * the condition fixes a location's final value and every store to it
+ * is counted (constant stores outside any if, which every run
+ * performs), a flush that leaves that final value out of reach is
+ * avoided: the wanted value with a rejected one still to land after it
+ * and no wanted one left, or a rejected value as the last store (a
+ * grace period's drain that needs it then waits for the others; a run
+ * where nothing else can go is abandoned: strategy/witness.c).
+ * Everything else is neutral.  The scorer only looks:
  * every run is an ordinary run of the model, and a condition it reaches
  * is reached by an execution that `pagerace replay` re-executes.
  */

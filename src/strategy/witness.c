@@ -10,8 +10,16 @@
  * memory -- gets a score: PR_WITNESS_AVOID (weight 0: it would spoil
  * the outcome, e.g. a load returning a value the condition does not
  * want), PR_WITNESS_SLOW (1: better later), PR_WITNESS_NEUTRAL (4) or
- * PR_WITNESS_PREFER (16).  The choice is drawn with those weights,
- * uniformly among all choices when every one is avoided.  So a run is an ordinary run of the model -- every
+ * PR_WITNESS_PREFER (16).  The choice is drawn with those weights.
+ * When every choice is avoided the run is abandoned (PR_PICK_ABANDON):
+ * an avoided choice spoils the outcome, so the run is hopeless, and
+ * finishing it (as when such a state drew uniformly among all choices)
+ * only spent time the next run can use.  So an avoided load waits
+ * for the value it wants, which is the "await" program the goal wants
+ * (every run of it is a run of the test); nothing here claims any
+ * coverage: only a finished search says an outcome is unreachable.
+ * In every other run each context also gets a priority for the whole
+ * run (below).  So a run is an ordinary run of the model -- every
  * choice is one the scheduler offered -- recorded as a schedule that
  * `pagerace replay` re-executes like any other; only the odds differ.
  * The coins derive from (seed, run) alone (splitmix64, runtime/rng.h).
