@@ -221,7 +221,12 @@ How to read it:
   priority for the whole run (its weights times 4^k, k random in 0..7),
   which holds one process back the way a ring's witness needs (a
   reader's section that must begin after a grace period began).  Only
-  the odds change: every run is an ordinary run of the model.
+  the odds change: every run is an ordinary run of the model.  The
+  waiting is the sampler's alone: dpor (the final-state and the goal
+  search) does not wait -- a load held back until its value is there
+  would have to be a blocked context woken by the store it waits for,
+  as the runtime's spin-waits are, for the search to stay sound; the
+  goal search keeps its cut after a rejected load instead.
   Every sampled run is a run of the model, replayable from its trace:
   a reached Sometimes is a witness ("reached by sampling"); only a
   finished search says a condition is never reached.  A finished search
