@@ -66,6 +66,9 @@ static void litmus_usage(FILE *f)
 "                          Sometimes test under any model the witness\n"
 "                          sampler, steered towards the values the exists\n"
 "                          clause wants (its run is saved as a trace)\n"
+"      --sometimes-budget SECS  with -t, a Sometimes test's whole budget\n"
+"                          (when more than -t): the searches keep their\n"
+"                          shares of -t, the witness sampler gets the rest\n"
 "      --max-steps N       a run longer than N steps is a livelock\n"
 "      --goal              decide only whether the exists clause can hold:\n"
 "                          a search of the test cut where a register the\n"
@@ -89,13 +92,14 @@ static void litmus_usage(FILE *f)
 		pr_argv0, pr_argv0, pr_argv0);
 }
 
-enum { OPT_MAX_STEPS = 256, OPT_TRACE_DIR, OPT_GOAL };
+enum { OPT_MAX_STEPS = 256, OPT_TRACE_DIR, OPT_GOAL, OPT_SOME_BUDGET };
 
 static const struct option long_opts[] = {
 	{ "memory", required_argument, NULL, 'm' },
 	{ "strategy", required_argument, NULL, 's' },
 	{ "max-executions", required_argument, NULL, 'n' },
 	{ "time-budget", required_argument, NULL, 't' },
+	{ "sometimes-budget", required_argument, NULL, OPT_SOME_BUDGET },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
 	{ "trace-dir", required_argument, NULL, OPT_TRACE_DIR },
 	{ "brief", no_argument, NULL, 'b' },
@@ -198,7 +202,7 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	int too_big = 0;
 	double t0 = litmus_now(), t1;
 	int complete, stop_time = 0, sampling, some, goal;
-	double search_budget;
+	double search_budget, budget;
 	uint64_t sampled = 0;	/* 1 + the sampled run that reached it */
 	enum litmus_goal_end gend = GOAL_NA;
 	uint64_t gexecs = 0;	/* the goal search's executions */
@@ -248,6 +252,13 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	 * the budget is not spent (the final states listed are then those
 	 * the search met).
 	 */
+	/*
+	 * --sometimes-budget: a Sometimes test's extra time all goes to the
+	 * witness sampler; the searches keep their shares of -t, so they
+	 * decide what they decided without it.
+	 */
+	budget = some && o->some_budget > o->time_budget ? o->some_budget :
+		 o->time_budget;
 	goal = o->time_budget > 0 && !litmus_datarace(l) &&
 	       ((some && litmus_nprocs(l) <= GOAL_SOME_PROCS) ||
 		litmus_expect(l) == LIT_EXPECT_NEVER) && litmus_goal(l, 0);
@@ -316,7 +327,7 @@ searched:
 	    !o->goal_only && !too_big && (!goal || (some && gend == GOAL_OPEN)) &&
 	    !(litmus_hits(l) && litmus_expect(l) == LIT_EXPECT_SOMETIMES))
 		sampled = litmus_sample(o, &tg, &ro, &rec,
-					t0 + o->time_budget, &first, trace,
+					t0 + budget, &first, trace,
 					sizeof(trace), &failed, &other, &stuck);
 	t1 = litmus_now();
 	strat->ops->coverage(strat, &cov);
@@ -505,6 +516,15 @@ int cmd_litmus(int argc, char **argv)
 			if (errno || *end || !(o.time_budget > 0)) {
 				fprintf(stderr, "%s litmus: error: bad "
 					"--time-budget '%s'\n", pr_argv0, optarg);
+				return EXIT_BADINPUT;
+			}
+			break;
+		case OPT_SOME_BUDGET:
+			errno = 0;
+			o.some_budget = strtod(optarg, &end);
+			if (errno || *end || !(o.some_budget > 0)) {
+				fprintf(stderr, "%s litmus: error: bad "
+					"--sometimes-budget '%s'\n", pr_argv0, optarg);
 				return EXIT_BADINPUT;
 			}
 			break;

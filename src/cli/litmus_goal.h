@@ -20,6 +20,8 @@ struct litmus_opts {
 	const char *memory;
 	uint64_t max_execs;	/* budget per test; 0 none */
 	double time_budget;	/* seconds per test; 0 none */
+	double some_budget;	/* --sometimes-budget: a Sometimes test's
+				 * seconds, more than time_budget; 0 none */
 	uint64_t max_steps;
 	const char *trace_dir;
 	int quiet, brief;

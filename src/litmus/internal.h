@@ -319,6 +319,8 @@ int lit_wit_wants(int proc, int reg);
 /* Every run (setup); process @proc performed wanted load @e. */
 void lit_wit_reset(const struct litmus *l);
 void lit_wit_done(int proc, const struct lit_expr *e);
+/* Process @proc performed statement @s (a store the scorer counts). */
+void lit_wit_stored(int proc, const struct lit_stmt *s);
 /* Would the condition accept @v in register @reg of @proc (wanted)? */
 int lit_wit_good(int proc, int reg, intptr_t v);
 /*

@@ -317,6 +317,7 @@ void lit_exec(struct litmus *l, int proc, const struct lit_stmt *s)
 		break;
 	case ST_EXPR:
 		lit_eval(l, proc, regs[proc], s->e);
+		lit_wit_stored(proc, s);
 		break;
 	case ST_IF:
 		if (lit_eval(l, proc, regs[proc], s->e))

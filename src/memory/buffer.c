@@ -388,14 +388,20 @@ PR_NO_TSAN void pr_mem_drain_all(void)
 		drain(~(uint64_t)0);
 }
 
+/*
+ * The readers each waiter's grace period answers for: the CPUs that had
+ * begun a read-side section when the period began (pr_mem_gp_start).
+ * Written and read by that waiter only, in the same run.
+ */
+static uint64_t gp_readers[PR_MAX_CTX];
+
 PR_NO_TSAN void pr_mem_drain_readers(void)
 {
 	int c = self();
 
 	if (c < 0)
 		return;
-	pr_effect(&mem_readers, sizeof(mem_readers), PR_EFF_READ);
-	drain(mem_readers | (uint64_t)1 << c);
+	drain(gp_readers[c] | (uint64_t)1 << c);
 }
 
 PR_NO_TSAN uint32_t pr_mem_last_time(void)
@@ -429,6 +435,17 @@ PR_NO_TSAN int pr_mem_relax(void)
 
 PR_NO_TSAN void pr_mem_gp_start(void)
 {
+	int c = self();
+
+	/*
+	 * A section that begins after this has no store the period must
+	 * make visible (memory.h, pr_mem_drain_readers): the sections
+	 * begun so far are the ones its end drains.
+	 */
+	if (c >= 0) {
+		pr_effect(&mem_readers, sizeof(mem_readers), PR_EFF_READ);
+		gp_readers[c] = mem_readers;
+	}
 	if (mem_stale)
 		stale_gp_start();
 }

@@ -75,7 +75,8 @@
  * accessed with two sizes at one address reads only its newest value,
  * and CPUs numbered 8 and up always read the newest; a grace period's
  * end drains the buffers of every CPU that began a read-side section
- * in the run, not only of those whose sections it had to wait for
+ * before the period began, not only of those whose sections it had to
+ * wait for, and the whole buffer, not only the stores of the section
  * (pr_mem_drain_readers).  Reading an older value costs no preemption
  * in a preemption bound.
  *
@@ -203,17 +204,27 @@ void pr_mem_rmw(const void *addr, size_t size, int full);
 void pr_mem_drain_all(void);
 /*
  * The end of a synchronize_rcu or synchronize_srcu: drains the caller's
- * buffer and those of the CPUs that began an RCU or SRCU read-side
- * section in this run, nobody else's.  LKMM's RCU guarantee concerns
+ * buffer and those of the CPUs that had begun an RCU or SRCU read-side
+ * section when the period began (pr_mem_gp_start), nobody else's.
+ * LKMM's RCU guarantee concerns
  * read-side sections (a section that does not begin after the period
  * began -- still running then, or over before it -- has everything
  * po-before its end, its stores included, precede the period's end) and
  * the waiter (a strong fence); a CPU that never was a reader gets
  * nothing, so its stores may stay buffered past the period
- * (C-RR-G+RR-R+RR-R, Result: Sometimes, needs exactly that).  Draining
- * every CPU that ever was a reader is stronger than LKMM (a section
- * begun after the period began need not be drained), never weaker.
- * pr_mem_drain_all drains everyone: RCU callbacks.
+ * (C-RR-G+RR-R+RR-R, Result: Sometimes, needs exactly that), and a
+ * section that begins after the period began is bound only by the
+ * other half of the guarantee (what precedes the period precedes the
+ * section: the waiter drained its own buffer when the period began, and
+ * stale_gp_start floors the section's loads), so a CPU whose sections
+ * all began later keeps its stores buffered too (the C-WW rings of the
+ * corpus need a reader's stores to outlive a period that began before
+ * its section).  Before h14g every CPU that had ever begun a section
+ * was drained (when the drain began: a section begun while the waiter
+ * waited for the buffers escaped it).  Draining every CPU that
+ * had begun a section, all its buffer, is stronger than LKMM (only the
+ * stores po-before the end of such a section must be visible), never
+ * weaker.  pr_mem_drain_all drains everyone: RCU callbacks.
  */
 void pr_mem_drain_readers(void);
 
@@ -226,7 +237,9 @@ void pr_mem_rcu_reader(int enter);
 /*
  * A grace period begins (synchronize_rcu, synchronize_srcu, call_rcu,
  * after their drain): under weak, sections begun later read nothing
- * older than now.
+ * older than now; under tso and weak, the CPUs that have begun a
+ * section so far are those the period's end drains
+ * (pr_mem_drain_readers).
  */
 void pr_mem_gp_start(void);
 

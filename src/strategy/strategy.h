@@ -235,10 +235,12 @@ struct pr_strategy *pr_guided_create(const struct pr_segment *segs, size_t n);
 /*
  * Witness (witness.c): random scheduling steered by @score, which rates
  * choice @i of @cs PR_WITNESS_AVOID, _SLOW, _NEUTRAL or _PREFER (weighted
- * 0, 1, 4 and 16; uniform when every choice is avoided).  Sees memory
- * (flushes, older values); one step a decision.  Every run is a run of
- * the model, replayable from its schedule.  Not by name: the scorer is
- * the caller's.
+ * 0, 1, 4 and 16, times a per-run priority of the choice's context in
+ * every other run).  AVOID must mean "this choice leaves the outcome out
+ * of reach": a run where every choice is avoided is abandoned
+ * (PR_PICK_ABANDON).  Sees memory (flushes, older values); one step a
+ * decision.  Every run is a run of the model, replayable from its
+ * schedule.  Not by name: the scorer is the caller's.
  */
 enum { PR_WITNESS_AVOID = 0, PR_WITNESS_SLOW, PR_WITNESS_NEUTRAL,
        PR_WITNESS_PREFER };
