@@ -157,7 +157,8 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	/*
 	 * A failed cmpxchg (pr_rmw_unwritten on the announced object): its
 	 * access was a load.  PR_EV_WROTE stays: the runtime woke spinners
-	 * at its yield point all the same (rule 2, dpor.c's spin analysis).
+	 * at its yield point all the same (rule 2, dpor_race.c's spin
+	 * analysis).
 	 */
 	for (int i = 0; i < n; i++) {
 		if (e->eff[i].kind != PR_EFF_UNWRITTEN)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dpor.h - the dpor strategy's state, shared by dpor.c (source-DPOR, the
- * race analysis) and bpor.c (what a preemption bound adds).  Private to
+ * dpor.h - the dpor strategy's state, shared by dpor.c (source-DPOR's
+ * decisions), dpor_race.c (its race analysis) and bpor.c (what a
+ * preemption bound adds).  Private to
  * src/strategy/.
  */
 #ifndef PAGERACE_STRATEGY_DPOR_H
@@ -24,7 +25,7 @@ struct dpor_strategy {
 	size_t *pspin;		/* pspin[i]: the spin resumption of i's
 				 * process before i, or SIZE_MAX */
 	size_t *bwake;		/* bwake[i]: the wake-up that woke sleep
-				 * resumption i, or SIZE_MAX (dpor.c) */
+				 * resumption i, or SIZE_MAX (dpor_race.c) */
 	size_t *bstart;		/* bounded: the last switch at or before k */
 	size_t *prevsame;	/* the step of the same process before k */
 	int bounded;		/* BPOR: see the header comment */
@@ -45,7 +46,10 @@ static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 	return d->seq[j] <= c[pj];
 }
 
-/* The initials of notdep(e_j).e_i (dpor.c). */
+/* dpor_race.c: the race analysis after each execution (the policy's). */
+void dpor_analyse(struct pr_tree *t);
+
+/* The initials of notdep(e_j).e_i (dpor_race.c). */
 pr_procset dpor_initials(const struct dpor_strategy *d, size_t j, size_t i);
 
 /* bpor.c: the preemption bound's part. */
