@@ -274,13 +274,15 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	pr_effects_track(0);
 	pr_tree_free(&d->tree);
 	free(d->clk);
-	free(d->seq);
 	free(d->races);
 	free(d->nextw);
 	free(d->pspin);
 	free(d->bstart);
 	free(d->prevsame);
 	free(d->bwake);
+	free(d->st);
+	free(d->byproc);
+	free(d->cand);
 	free(d);
 }
 

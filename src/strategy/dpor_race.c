@@ -41,7 +41,7 @@ PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
 			initials |= PR_PROC_BIT(pk);
 		seen |= PR_PROC_BIT(pk);
 		inv[ninv++] = pk;
-		firstv[pk] = d->seq[k];
+		firstv[pk] = d->st[k].seq;
 	}
 	return initials;
 }
@@ -180,6 +180,12 @@ PR_NO_TSAN static void bwake_compute(struct dpor_strategy *d, size_t n)
  * writing step between P and s (a first pass counted as stale), s keeps
  * rule 2.  Returns 1 if dependent, 2 if dependent but not to be reversed.
  */
+/* The writing step that may have re-enabled spin resumption @i. */
+PR_NO_TSAN static size_t spin_writer(const struct dpor_strategy *d, size_t i)
+{
+	return d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
+}
+
 PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 				   size_t i)
 {
@@ -200,7 +206,7 @@ PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 			return 2;
 	}
 	if (is_spin(ei)) {
-		size_t w = d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
+		size_t w = spin_writer(d, i);
 
 		if (w >= i)
 			return pr_dependent(ej, ei);
@@ -212,26 +218,92 @@ PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 	return dependent_nospin(ej, ei);
 }
 
+/*
+ * Is step @k's dependence with another such step, in dependent_at(),
+ * rule 1 alone, decided by their signatures: two such steps whose
+ * signatures do not meet are independent there?  That is
+ * pr_event_sig_only() once dependent_at() has made a spin resumption or
+ * a sleep resumption with a known waker a plain step (PR_K_YIELD, whose
+ * signatures are those of its effects: access_of() gives neither kind a
+ * range), except for the pairs it treats apart, which the caller keeps:
+ * a spin resumption e_i whose waker is unknown (spin_writer() >= i: it
+ * depends on every writing step), e_i's waker (spin_writer(), bwake[]),
+ * and a spin resumption e_j whose writer is e_i.
+ */
+PR_NO_TSAN static int rule1(const struct dpor_strategy *d, size_t k)
+{
+	const struct pr_event *e = &d->tree.node[k].ev;
+
+	if ((e->flags & (PR_EV_SIG | PR_EV_ALL | PR_EV_FLUSH |
+			 PR_EV_BLOCKS)) != PR_EV_SIG ||
+	    e->kind == PR_EV_FIRE)
+		return 0;
+	return e->kind != PR_K_BLOCK || d->bwake[k] != SIZE_MAX;
+}
+
+/*
+ * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
+ * step the walk in dpor_analyse() rules out is asked of dependent_at()
+ * too, and counted in pr_dpor_filter_wrong if dependent there.  2 plants
+ * an unsound filter, the signatures trusted for every step, which the
+ * count must catch.  0 in pagerace: one test a step ruled out.
+ */
+int pr_dpor_filter_check;
+unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;
+
+PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t j,
+				    size_t i)
+{
+	pr_dpor_filter_out++;
+	if (dependent_at(d, j, i))
+		pr_dpor_filter_wrong++;
+}
+
+/*
+ * byproc[off[q] + s - 1]: process q's s-th step of the execution's n
+ * (its seq), so that the steps of q after a clock's entry for it are one
+ * run of the array.
+ */
+PR_NO_TSAN static void byproc_fill(struct dpor_strategy *d, size_t n,
+				   uint32_t *off)
+{
+	uint32_t at[PR_MAX_PROCS] = { 0 }, o = 0;
+
+	for (size_t k = 0; k < n; k++)
+		at[d->st[k].proc]++;
+	for (int q = 0; q < PR_MAX_PROCS; q++) {
+		off[q] = o;
+		o += at[q];
+		at[q] = off[q];
+	}
+	for (size_t k = 0; k < n; k++)
+		d->byproc[at[d->st[k].proc]++] = (uint32_t)k;
+}
+
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], n = t->n;
-	uint32_t count[PR_MAX_PROCS] = { 0 };
+	uint32_t count[PR_MAX_PROCS] = { 0 }, off[PR_MAX_PROCS];
 	pr_procset present = 0;
+	int check = pr_dpor_filter_check;
 
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
-		uint32_t *nc, *ns;
+		uint32_t *nc;
 		size_t *nw, *np, *nb, *nq, *nk;
+		struct dpor_step *nt;
+		uint32_t *ny;
+		size_t *nd;
 
 		while (c < n)
 			c *= 2;
 		nc = realloc(d->clk, c * PR_MAX_PROCS * sizeof(*nc));
 		if (nc)
 			d->clk = nc;
-		ns = realloc(d->seq, c * sizeof(*ns));
-		if (ns)
-			d->seq = ns;
+		nt = realloc(d->st, c * sizeof(*nt));
+		if (nt)
+			d->st = nt;
 		nw = realloc(d->nextw, (c + 1) * sizeof(*nw));
 		if (nw)
 			d->nextw = nw;
@@ -247,7 +319,13 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		nk = realloc(d->bwake, c * sizeof(*nk));
 		if (nk)
 			d->bwake = nk;
-		if (!nc || !ns || !nw || !np || !nb || !nq || !nk)
+		ny = realloc(d->byproc, c * sizeof(*ny));
+		if (ny)
+			d->byproc = ny;
+		nd = realloc(d->cand, c * sizeof(*nd));
+		if (nd)
+			d->cand = nd;
+		if (!nc || !nt || !nw || !np || !nb || !nq || !nk || !ny || !nd)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
 	}
@@ -272,26 +350,36 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		last[q] = SIZE_MAX;
 	/* The replayed prefix's steps and clocks are the last execution's. */
 	for (size_t i = 0; i < n; i++) {
-		int pi = t->node[i].ev.proc;
+		const struct pr_event *ei = &t->node[i].ev;
+		struct dpor_step *si = &d->st[i];
+		int pi = ei->proc;
 
 		d->prevsame[i] = last[pi];
 		last[pi] = i;
+		si->rsig = ei->rsig;
+		si->wsig = ei->wsig;
+		si->proc = ei->proc;
+		si->spin = is_spin(ei);
 		if (i >= t->fresh)
 			continue;
 		count[pi]++;
 		present |= PR_PROC_BIT(pi);
 	}
+	byproc_fill(d, n, off);
 	bwake_compute(d, n);
+	for (size_t k = 0; k < n; k++)
+		d->st[k].rule1 = (uint8_t)rule1(d, k);
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = SIZE_MAX;
 	for (size_t i = 0; i < t->fresh && i < n; i++)
 		last[t->node[i].ev.proc] = i;
 	for (size_t i = t->fresh; i < n; i++) {
-		const struct pr_event *ei = &t->node[i].ev;
+		const struct dpor_step *si = &d->st[i];
 		uint32_t *ci = CLK(d, i);
-		size_t cand[PR_MAX_PROCS];
+		size_t cs[PR_MAX_PROCS], ce[PR_MAX_PROCS], nc = 0, wi;
 		pr_procset todo = 0;
-		int pi = ei->proc;
+		int ri, wrote;
+		int pi = si->proc;
 		size_t nraces = 0;
 
 		if (last[pi] != SIZE_MAX)
@@ -299,18 +387,46 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		else
 			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
 		/*
-		 * Walk back over the steps not yet known to happen before e_i,
-		 * latest first: cand[q] is q's latest unvisited step, todo the
-		 * processes that may still have such steps.  Once q's
-		 * candidate is ordered before e_i, so are all its earlier ones.
+		 * The steps not yet known to happen before e_i, latest first:
+		 * of process q, those after its ci[q]-th.  Once one of q's is
+		 * ordered before e_i, so are all its earlier ones.  Most of
+		 * them touch nothing e_i touches: first the packed signatures
+		 * rule those out (rule1()), leaving each process's candidates
+		 * in cand[cs[q]..ce[q]), latest first; then they are visited,
+		 * latest first over all processes, as the clock grows.  A
+		 * step ruled out would have been found independent by
+		 * dependent_at(), and changed nothing.
 		 */
+		ri = si->rule1 && !(si->spin && spin_writer(d, i) >= i);
+		wi = si->spin ? spin_writer(d, i) : d->bwake[i];
+		wrote = (t->node[i].ev.flags & PR_EV_WROTE) != 0;
 		for (pr_procset m = present; m; m &= m - 1) {
 			int q = __builtin_ctzll(m);
+			const uint32_t *bq = &d->byproc[off[q]];
 
-			if (count[q] > ci[q]) {
-				todo |= PR_PROC_BIT(q);
-				cand[q] = last[q];
+			cs[q] = ce[q] = nc;
+			for (uint32_t s = count[q]; s > ci[q]; s--) {
+				size_t j = bq[s - 1];
+				const struct dpor_step *sj = &d->st[j];
+
+				if (ri && sj->rule1 && j != wi &&
+				    !pr_sig_meet(sj->rsig, sj->wsig,
+						 si->rsig, si->wsig) &&
+				    !(sj->spin && wrote && d->nextw[j + 1] == i)) {
+					if (check)
+						filter_check(d, j, i);
+					continue;
+				}
+				if (check == 2 && !pr_sig_meet(sj->rsig, sj->wsig,
+							       si->rsig, si->wsig)) {
+					filter_check(d, j, i);
+					continue;	/* planted */
+				}
+				d->cand[nc++] = j;
 			}
+			ce[q] = nc;
+			if (nc > cs[q])
+				todo |= PR_PROC_BIT(q);
 		}
 		while (todo) {
 			const uint32_t *cj;
@@ -320,8 +436,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			for (pr_procset m = todo; m; m &= m - 1) {
 				int q = __builtin_ctzll(m);
 
-				if (pj < 0 || cand[q] > j) {
-					j = cand[q];
+				if (pj < 0 || d->cand[cs[q]] > j) {
+					j = d->cand[cs[q]];
 					pj = q;
 				}
 			}
@@ -329,8 +445,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				todo &= ~PR_PROC_BIT(pj);
 				continue;
 			}
-			cand[pj] = d->prevsame[j];
-			if (cand[pj] == SIZE_MAX)
+			if (++cs[pj] == ce[pj])
 				todo &= ~PR_PROC_BIT(pj);
 			cj = CLK(d, j);
 			if (pj == pi || (dep = dependent_at(d, j, i)) == 0)
@@ -355,8 +470,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			}
 		}
 		present |= PR_PROC_BIT(pi);
-		d->seq[i] = ++count[pi];
-		ci[pi] = d->seq[i];
+		d->st[i].seq = ++count[pi];
+		ci[pi] = d->st[i].seq;
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
 			if (d->races[r] & PR_NOREV)
