@@ -281,7 +281,6 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->prevsame);
 	free(d->bwake);
 	free(d->st);
-	free(d->byproc);
 	free(d->cand);
 	free(d);
 }

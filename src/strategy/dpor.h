@@ -41,7 +41,6 @@ struct dpor_strategy {
 	size_t *bstart;		/* bounded: the last switch at or before k */
 	size_t *prevsame;	/* the step of the same process before k */
 	struct dpor_step *st;	/* st[k]: step k, packed */
-	uint32_t *byproc;	/* the steps, by process, then in order */
 	size_t *cand;		/* the current step's possible races */
 	int bounded;		/* BPOR: see the header comment */
 };

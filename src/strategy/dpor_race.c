@@ -242,58 +242,69 @@ PR_NO_TSAN static int rule1(const struct dpor_strategy *d, size_t k)
 }
 
 /*
+ * May the walk in dpor_analyse() pass over step @j as independent of
+ * step @i on their packed records alone?  @ri: i's rule1() as e_i (a
+ * spin resumption whose waker is unknown is not), @wi: i's waker
+ * (spin_writer() or bwake[]), @wrote: i wrote shared state.
+ */
+static inline int ruled_out(const struct dpor_strategy *d, size_t j,
+			    const struct dpor_step *si, size_t i, size_t wi,
+			    int ri, int wrote)
+{
+	const struct dpor_step *sj = &d->st[j];
+
+	return ri && sj->rule1 && j != wi &&
+	       !pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) &&
+	       !(sj->spin && wrote && d->nextw[j + 1] == i);
+}
+
+/*
  * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
- * step the walk in dpor_analyse() rules out is asked of dependent_at()
- * too, and counted in pr_dpor_filter_wrong if dependent there.  2 plants
- * an unsound filter, the signatures trusted for every step, which the
- * count must catch.  0 in pagerace: one test a step ruled out.
+ * step the walk rules out is asked of dependent_at() too, and counted in
+ * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
+ * (the signatures trusted for every step), which the count must catch;
+ * the search itself is not changed.
  */
 int pr_dpor_filter_check;
 unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;
 
-PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t j,
-				    size_t i)
+PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
+				    const size_t *last, const uint32_t *ci,
+				    pr_procset present, size_t wi, int ri,
+				    int wrote)
 {
-	pr_dpor_filter_out++;
-	if (dependent_at(d, j, i))
-		pr_dpor_filter_wrong++;
-}
+	const struct dpor_step *si = &d->st[i];
 
-/*
- * byproc[off[q] + s - 1]: process q's s-th step of the execution's n
- * (its seq), so that the steps of q after a clock's entry for it are one
- * run of the array.
- */
-PR_NO_TSAN static void byproc_fill(struct dpor_strategy *d, size_t n,
-				   uint32_t *off)
-{
-	uint32_t at[PR_MAX_PROCS] = { 0 }, o = 0;
+	for (pr_procset m = present; m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
 
-	for (size_t k = 0; k < n; k++)
-		at[d->st[k].proc]++;
-	for (int q = 0; q < PR_MAX_PROCS; q++) {
-		off[q] = o;
-		o += at[q];
-		at[q] = off[q];
+		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > ci[q];
+		     j = d->prevsame[j]) {
+			const struct dpor_step *sj = &d->st[j];
+
+			if (pr_dpor_filter_check == 2 ?
+			    pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) :
+			    !ruled_out(d, j, si, i, wi, ri, wrote))
+				continue;
+			pr_dpor_filter_out++;
+			if (dependent_at(d, j, i))
+				pr_dpor_filter_wrong++;
+		}
 	}
-	for (size_t k = 0; k < n; k++)
-		d->byproc[at[d->st[k].proc]++] = (uint32_t)k;
 }
 
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], n = t->n;
-	uint32_t count[PR_MAX_PROCS] = { 0 }, off[PR_MAX_PROCS];
+	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
-	int check = pr_dpor_filter_check;
 
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc;
 		size_t *nw, *np, *nb, *nq, *nk;
 		struct dpor_step *nt;
-		uint32_t *ny;
 		size_t *nd;
 
 		while (c < n)
@@ -319,13 +330,10 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		nk = realloc(d->bwake, c * sizeof(*nk));
 		if (nk)
 			d->bwake = nk;
-		ny = realloc(d->byproc, c * sizeof(*ny));
-		if (ny)
-			d->byproc = ny;
 		nd = realloc(d->cand, c * sizeof(*nd));
 		if (nd)
 			d->cand = nd;
-		if (!nc || !nt || !nw || !np || !nb || !nq || !nk || !ny || !nd)
+		if (!nc || !nt || !nw || !np || !nb || !nq || !nk || !nd)
 			return;		/* no analysis: fewer backtracks */
 		d->capclk = c;
 	}
@@ -365,7 +373,6 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		count[pi]++;
 		present |= PR_PROC_BIT(pi);
 	}
-	byproc_fill(d, n, off);
 	bwake_compute(d, n);
 	for (size_t k = 0; k < n; k++)
 		d->st[k].rule1 = (uint8_t)rule1(d, k);
@@ -400,30 +407,17 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		ri = si->rule1 && !(si->spin && spin_writer(d, i) >= i);
 		wi = si->spin ? spin_writer(d, i) : d->bwake[i];
 		wrote = (t->node[i].ev.flags & PR_EV_WROTE) != 0;
+		if (pr_dpor_filter_check)
+			filter_check(d, i, last, ci, present, wi, ri, wrote);
 		for (pr_procset m = present; m; m &= m - 1) {
 			int q = __builtin_ctzll(m);
-			const uint32_t *bq = &d->byproc[off[q]];
 
-			cs[q] = ce[q] = nc;
-			for (uint32_t s = count[q]; s > ci[q]; s--) {
-				size_t j = bq[s - 1];
-				const struct dpor_step *sj = &d->st[j];
-
-				if (ri && sj->rule1 && j != wi &&
-				    !pr_sig_meet(sj->rsig, sj->wsig,
-						 si->rsig, si->wsig) &&
-				    !(sj->spin && wrote && d->nextw[j + 1] == i)) {
-					if (check)
-						filter_check(d, j, i);
-					continue;
-				}
-				if (check == 2 && !pr_sig_meet(sj->rsig, sj->wsig,
-							       si->rsig, si->wsig)) {
-					filter_check(d, j, i);
-					continue;	/* planted */
-				}
-				d->cand[nc++] = j;
-			}
+			cs[q] = nc;
+			for (size_t j = last[q];
+			     j != SIZE_MAX && d->st[j].seq > ci[q];
+			     j = d->prevsame[j])
+				if (!ruled_out(d, j, si, i, wi, ri, wrote))
+					d->cand[nc++] = j;
 			ce[q] = nc;
 			if (nc > cs[q])
 				todo |= PR_PROC_BIT(q);
