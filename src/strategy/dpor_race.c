@@ -162,6 +162,11 @@ PR_NO_TSAN static void bwake_compute(struct dpor_strategy *d, size_t n)
 	}
 }
 
+/* The writing step that may have re-enabled spin resumption @i. */
+PR_NO_TSAN static size_t spin_writer(const struct dpor_strategy *d, size_t i)
+{
+	return d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
+}
 
 /*
  * Spin-waits, in the analysis (dependence.c's rule 2 is coarser: a spin
@@ -180,12 +185,6 @@ PR_NO_TSAN static void bwake_compute(struct dpor_strategy *d, size_t n)
  * writing step between P and s (a first pass counted as stale), s keeps
  * rule 2.  Returns 1 if dependent, 2 if dependent but not to be reversed.
  */
-/* The writing step that may have re-enabled spin resumption @i. */
-PR_NO_TSAN static size_t spin_writer(const struct dpor_strategy *d, size_t i)
-{
-	return d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
-}
-
 PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 				   size_t i)
 {
