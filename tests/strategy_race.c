@@ -38,10 +38,12 @@ static int search(const char *name, int bound, int runs)
 	struct pr_strategy *s;
 	struct scenario *scn;
 	struct scn_error e;
-	const char *top = getenv("top_srcdir");
+	const char *top = getenv("abs_top_srcdir");
 	char path[4096], *text;
 	size_t len;
 
+	if (!top)
+		top = getenv("top_srcdir");
 	snprintf(path, sizeof(path), "%s/scenarios/%s.scn", top ? top : ".",
 		 name);
 	text = scenario_read_file(path, &len, &e);
