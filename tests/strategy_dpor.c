@@ -20,6 +20,7 @@
 #include "programs/programs.h"
 #include "runtime/run.h"
 #include "strategy/dependence.h"
+#include "strategy/dpor.h"
 #include "strategy/strategy.h"
 #include "stateset.h"
 #include "tap.h"
@@ -903,7 +904,9 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5);
+	plan(14 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5 + 1);
+	/* Every dpor search below checks the race analysis's filter. */
+	pr_dpor_filter_check = 1;
 	test_rules();
 	test_generated(nprogs);
 	test_waits(nprogs / 2);
@@ -913,6 +916,10 @@ int main(int argc, char **argv)
 	test_lost_wakeup();
 	test_two_wakers();
 	test_bounds();
+	ok(pr_dpor_filter_wrong == 0 && pr_dpor_filter_out > 0,
+	   "the race analysis ruled out %llu steps on their signatures, %llu "
+	   "of them dependent (tests/strategy_race)", pr_dpor_filter_out,
+	   pr_dpor_filter_wrong);
 	free(traces);
 	return done_testing();
 }

@@ -157,7 +157,8 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	/*
 	 * A failed cmpxchg (pr_rmw_unwritten on the announced object): its
 	 * access was a load.  PR_EV_WROTE stays: the runtime woke spinners
-	 * at its yield point all the same (rule 2, dpor.c's spin analysis).
+	 * at its yield point all the same (rule 2, dpor_race.c's spin
+	 * analysis).
 	 */
 	for (int i = 0; i < n; i++) {
 		if (e->eff[i].kind != PR_EFF_UNWRITTEN)
@@ -259,6 +260,10 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 	struct pr_effect aa, ab;
 	int ha, hb, na, nb;
 
+	/* Rule 1 alone (pr_event_sig_only): skip rules 2-6's checks. */
+	if (pr_event_sig_only(a) && pr_event_sig_only(b) &&
+	    !pr_sig_meet(a->rsig, a->wsig, b->rsig, b->wsig))
+		return 0;
 	if ((a->flags | b->flags) & PR_EV_ALL)
 		return 1;
 	/* Rule 6: one buffer, unless neither can wait for the other. */

@@ -112,6 +112,35 @@ int pr_event_wakes(const struct pr_event *e, const void *waitq);
 int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
 
 /*
+ * Can the line signatures alone show step @e independent of another step
+ * for which this holds too?  Only if @e has them (pr_event_finish), and
+ * if none of rules 2-6 can make it dependent whatever it touches: each
+ * of those needs one of the two steps to have overflowed its record, to
+ * be a flush, to resume a spin or a sleeping wait, to go to sleep at its
+ * end, or to deliver an interrupt (pr_dependent_slow's checks before the
+ * signatures; dpor_race.c's spin and sleep cases are about such steps
+ * too).  Between two steps that pass, dependence is rule 1 alone, and
+ * the signatures hold every line of every range rule 1 compares,
+ * pr_dependent's plain path included: its accesses are access_of()'s
+ * ranges, and PR_EV_WDATA is set exactly on the kinds access_of()
+ * calls writes (tests/strategy_sig).
+ */
+static inline int pr_event_sig_only(const struct pr_event *e)
+{
+	return (e->flags & (PR_EV_SIG | PR_EV_ALL | PR_EV_FLUSH |
+			    PR_EV_BLOCKS)) == PR_EV_SIG &&
+	       e->kind != PR_K_SPIN && e->kind != PR_K_BLOCK &&
+	       e->kind != PR_EV_FIRE;
+}
+
+/* Do the signatures meet: a line one writes that the other touches? */
+static inline int pr_sig_meet(uint64_t ar, uint64_t aw, uint64_t br,
+			      uint64_t bw)
+{
+	return ((aw & (br | bw)) | (bw & ar)) != 0;
+}
+
+/*
  * The common case inline: two plain accesses with no effects (no spin or
  * sleep resumption, no interrupt delivery, nothing overflowed).
  */

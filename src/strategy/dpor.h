@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dpor.h - the dpor strategy's state, shared by dpor.c (source-DPOR, the
- * race analysis) and bpor.c (what a preemption bound adds).  Private to
+ * dpor.h - the dpor strategy's state, shared by dpor.c (source-DPOR's
+ * decisions), dpor_race.c (its race analysis) and bpor.c (what a
+ * preemption bound adds).  Private to
  * src/strategy/.
  */
 #ifndef PAGERACE_STRATEGY_DPOR_H
@@ -11,12 +12,24 @@
 #include <stdint.h>
 #include "strategy/tree.h"
 
+/*
+ * What the race analysis's walk back over the execution reads of each
+ * step, packed together (dpor_race.c): most steps it visits are ruled
+ * out on these alone.
+ */
+struct dpor_step {
+	uint64_t rsig, wsig;	/* the event's line signatures */
+	uint32_t seq;		/* the event is its process's seq-th */
+	uint8_t proc;
+	uint8_t rule1;		/* rule 1 alone, but for some pairs (rule1()) */
+	uint8_t spin;		/* a spin resumption */
+};
+
 struct dpor_strategy {
 	struct pr_strategy base;
 	struct pr_tree tree;
 	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
 				 * happen before or are event i */
-	uint32_t *seq;		/* seq[i]: event i is its process's seq[i]-th */
 	size_t capclk;
 	size_t *races;		/* the current step's, during analysis */
 	size_t capraces;
@@ -24,9 +37,11 @@ struct dpor_strategy {
 	size_t *pspin;		/* pspin[i]: the spin resumption of i's
 				 * process before i, or SIZE_MAX */
 	size_t *bwake;		/* bwake[i]: the wake-up that woke sleep
-				 * resumption i, or SIZE_MAX (dpor.c) */
+				 * resumption i, or SIZE_MAX (dpor_race.c) */
 	size_t *bstart;		/* bounded: the last switch at or before k */
 	size_t *prevsame;	/* the step of the same process before k */
+	struct dpor_step *st;	/* st[k]: step k, packed */
+	size_t *cand;		/* the current step's possible races */
 	int bounded;		/* BPOR: see the header comment */
 };
 
@@ -42,10 +57,17 @@ static inline struct dpor_strategy *dpor_of(struct pr_tree *t)
 static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 			  size_t j, int pj)
 {
-	return d->seq[j] <= c[pj];
+	return d->st[j].seq <= c[pj];
 }
 
-/* The initials of notdep(e_j).e_i (dpor.c). */
+/* dpor_race.c: the race analysis after each execution (the policy's). */
+void dpor_analyse(struct pr_tree *t);
+
+/* Tests: check the race analysis's filter (dpor_race.c). */
+extern int pr_dpor_filter_check;
+extern unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;
+
+/* The initials of notdep(e_j).e_i (dpor_race.c). */
 pr_procset dpor_initials(const struct dpor_strategy *d, size_t j, size_t i);
 
 /* bpor.c: the preemption bound's part. */
