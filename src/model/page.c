@@ -15,6 +15,7 @@
 #include "model/page_alloc.h"
 #include "model/variant.h"
 #include "runtime/context.h"
+#include "runtime/effects.h"
 
 struct page *mem_map;
 unsigned long max_mapnr;
@@ -123,6 +124,13 @@ void page_check_put(struct page *page, const char *func)
 {
 	int count;
 
+	/*
+	 * The verdict reads PG_free, which the put's own atomic (the count,
+	 * covered by its yield point) does not touch: for dpor the check
+	 * reads ->flags, so that it and the free that sets PG_free do not
+	 * commute.
+	 */
+	pr_effect(&page->flags, sizeof(page->flags), PR_EFF_READ);
 	if (page_peek_flags(page) & (1UL << PG_free)) {
 		count = page_peek_count(page);
 		if (count == 0)
