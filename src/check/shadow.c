@@ -200,15 +200,19 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 			k->index, pr_obj_name(page, obj, sizeof(obj)));
 	}
 	/*
-	 * The verdict reads ->flags (PG_free, PG_swapcache) and ->mapping,
-	 * ->index, ->private, none of which the lookup's last access (its
-	 * recheck of the slot) touches: for dpor this step reads them, so
-	 * that a removal's or a free's stores to them and this check do not
-	 * commute.  Otherwise only the order the scheduler met first would
-	 * be checked -- a variant without the recheck (a bad lookup is then
-	 * its only symptom) could pass dpor for want of the other order.
+	 * The verdict reads PG_free (and for the swap cache PG_swapcache),
+	 * ->mapping, ->index, ->private, none of which the lookup's last
+	 * access (its recheck of the slot) touches: for dpor this step reads
+	 * them, so that a removal's or a free's stores to them and this check
+	 * do not commute.  Otherwise only the order the scheduler met first
+	 * would be checked -- a variant without the recheck (a bad lookup is
+	 * then its only symptom) could pass dpor for want of the other order.
+	 * The flags are read bit by bit (pr_effect_bit): the check commutes
+	 * with the page lock's and the LRU's bit operations.
 	 */
-	pr_effect(&page->flags, sizeof(page->flags), PR_EFF_READ);
+	pr_effect_bit(&page->flags, PG_free);
+	if (k->mapping == &swapper_space)
+		pr_effect_bit(&page->flags, PG_swapcache);
 	pr_effect(&page->mapping, offsetof(struct page, lru) -
 		  offsetof(struct page, mapping), PR_EFF_READ);
 	flags = page_peek_flags(page);

@@ -208,7 +208,7 @@ static inline void __free_pages_bulk(struct page *page, struct zone *zone,
 	unsigned long order_size = 1UL << order;
 
 	/* detector: the kernel would corrupt its lists here (dpor: a read) */
-	pr_effect(&page->flags, sizeof(page->flags), PR_EFF_READ);
+	pr_effect_bit(&page->flags, PG_free);
 	if (page_peek_flags(page) & (1UL << PG_free))
 		pr_fail("double-free", page,
 			"double free of page#%lu in __free_pages_bulk: PG_free set",
