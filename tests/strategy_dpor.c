@@ -47,6 +47,43 @@ static struct pr_event ev(int proc, int kind, const void *obj, unsigned size)
 	return e;
 }
 
+/*
+ * Rule 1 for bits: atomic bit operations and test_bit on constant bits
+ * (their sites' bit1) and a detector's read of one bit (pr_effect_bit).
+ */
+static void test_bit_rules(void)
+{
+	static unsigned long w, v;
+	struct pr_event a, b;
+
+	a = ev(0, PR_K_RMW, &w, sizeof(w)), b = ev(1, PR_K_RMW, &w, sizeof(w));
+	a.bit1 = 1, b.bit1 = 6;		/* set_bit(0, &w), clear_bit(5, &w) */
+	ok(!pr_dependent(&a, &b) && !pr_dependent_slow(&a, &b),
+	   "rule 1: atomic operations on different bits of a word commute");
+	b.bit1 = 1;
+	ok(pr_dependent(&a, &b) && pr_dependent_slow(&a, &b),
+	   "rule 1: ... on the same bit they do not");
+	b = ev(1, PR_K_LOAD, &w, sizeof(w));
+	b.bit1 = 6;			/* test_bit(5, &w) */
+	ok(!pr_dependent(&a, &b), "rule 1: test_bit of another bit commutes");
+	b.bit1 = 0;			/* a load of the whole word */
+	ok(pr_dependent(&a, &b), "rule 1: a load of the whole word does not");
+	b = ev(1, PR_K_STORE, &w, sizeof(w));
+	ok(pr_dependent(&a, &b), "rule 1: nor a store of it");
+	b = ev(1, PR_K_RMW, &v, sizeof(v));
+	b.bit1 = 6;
+	ok(!pr_dependent(&a, &b), "rule 1: bits of different words commute");
+	b = ev(1, PR_K_YIELD, NULL, 0);
+	b.eff[0] = (struct pr_effect){ &w, sizeof(w), PR_EFF_READ, 6 };
+	b.neff = 1;
+	ok(!pr_dependent(&a, &b),
+	   "rule 1: reading one bit (pr_effect_bit) commutes with another bit's RMW");
+	b.eff[0].bit1 = 1;
+	ok(pr_dependent(&a, &b), "rule 1: ... not with its own bit's");
+	b.eff[0].bit1 = 0;
+	ok(pr_dependent(&a, &b), "rule 1: ... nor a read of the whole word");
+}
+
 static void test_rules(void)
 {
 	static int x[4], q;
@@ -66,11 +103,12 @@ static void test_rules(void)
 	ok(!pr_dependent(&a, &b), "rule 1: a fence touches nothing under sc");
 	a = ev(0, PR_K_LOAD, &x[2], 4);
 	b = ev(1, PR_K_YIELD, NULL, 0);
-	b.eff[0] = (struct pr_effect){ &x[2], 4, PR_EFF_WRITE };
+	b.eff[0] = (struct pr_effect){ &x[2], 4, PR_EFF_WRITE, 0 };
 	b.neff = 1;
 	ok(pr_dependent(&a, &b), "rule 1: effects count like accesses");
 	b.eff[0].kind = PR_EFF_READ;
 	ok(!pr_dependent(&a, &b), "rule 1: a read effect commutes with a load");
+	test_bit_rules();
 	a = ev(0, PR_K_SPIN, &x[0], 0);
 	b = ev(1, PR_K_STORE, &x[3], 4);
 	ok(pr_dependent(&a, &b), "rule 2: resuming a spin depends on any store");
@@ -78,7 +116,7 @@ static void test_rules(void)
 	ok(!pr_dependent(&a, &b), "rule 2: ... not on a load");
 	a = ev(0, PR_K_BLOCK, &q, 0);
 	b = ev(1, PR_K_YIELD, NULL, 0);
-	b.eff[0] = (struct pr_effect){ &q, 0, PR_EFF_WAKE };
+	b.eff[0] = (struct pr_effect){ &q, 0, PR_EFF_WAKE, 0 };
 	b.neff = 1;
 	ok(pr_dependent(&a, &b), "rule 3: resuming a sleep depends on its wake-up");
 	b.eff[0].obj = &x[0];
@@ -904,7 +942,7 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5 + 1);
+	plan(14 + 9 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5 + 1);
 	/* Every dpor search below checks the race analysis's filter. */
 	pr_dpor_filter_check = 1;
 	test_rules();

@@ -10,6 +10,7 @@
 #include "memory/memory.h"
 #include "runtime/effects.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,8 @@ PR_NO_TSAN static int removal_in_flight(const struct page *page)
 {
 	const struct page_shadow *s = ps(page);
 
+	if (pr_mem_on && s)	/* written by the page lock's hooks, below */
+		pr_effect(&s->lock_owner, sizeof(s->lock_owner), PR_EFF_READ);
 	if (!pr_mem_on || !s || s->lock_owner < 2 ||
 	    s->lock_owner - 2 == pr_self() || !s->lock_fn)
 		return 0;
@@ -196,6 +199,22 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 			k->fn, mapping_name(k->mapping, want, sizeof(want)),
 			k->index, pr_obj_name(page, obj, sizeof(obj)));
 	}
+	/*
+	 * The verdict reads PG_free (and for the swap cache PG_swapcache),
+	 * ->mapping, ->index, ->private, none of which the lookup's last
+	 * access (its recheck of the slot) touches: for dpor this step reads
+	 * them, so that a removal's or a free's stores to them and this check
+	 * do not commute.  Otherwise only the order the scheduler met first
+	 * would be checked -- a variant without the recheck (a bad lookup is
+	 * then its only symptom) could pass dpor for want of the other order.
+	 * The flags are read bit by bit (pr_effect_bit): the check commutes
+	 * with the page lock's and the LRU's bit operations.
+	 */
+	pr_effect_bit(&page->flags, PG_free);
+	if (k->mapping == &swapper_space)
+		pr_effect_bit(&page->flags, PG_swapcache);
+	pr_effect(&page->mapping, offsetof(struct page, lru) -
+		  offsetof(struct page, mapping), PR_EFF_READ);
 	flags = page_peek_flags(page);
 	if (pr_stress_mode()) {
 		/*
@@ -334,6 +353,8 @@ PR_NO_TSAN static void shadow_page_locked_locked(struct page *page, const char *
 
 	if (!s)
 		return;
+	/* double-lock and removal_in_flight read it: for dpor a write */
+	pr_effect(&s->lock_owner, sizeof(s->lock_owner), PR_EFF_WRITE);
 	if (s->lock_owner)
 		pr_fail("double-lock", page,
 			"%s acquired the page lock, but %s already holds it (taken in %s)",
@@ -349,6 +370,7 @@ PR_NO_TSAN static void shadow_page_unlocked_locked(struct page *page, const char
 
 	if (!s)
 		return;
+	pr_effect(&s->lock_owner, sizeof(s->lock_owner), PR_EFF_WRITE);
 	if (!s->lock_owner)
 		pr_fail("bad-unlock", page, "%s unlocked a page nobody had locked", fn);
 	s->lock_owner = 0;

@@ -13,6 +13,10 @@
  * hardware.
  *
  * Yield points are tagged with the bit number as written ("PG_free").
+ * The atomic ones and test_bit also record the bit when it is a constant
+ * (PR_YIELD_POINT_BIT): under sc, dpor lets operations on different bits
+ * of a word commute -- each reads and changes only its own bit -- which
+ * the non-atomic ones, a load and a store of the whole word, do not.
  * The ordering follows the kernel: set_bit/clear_bit/change_bit imply no
  * barrier (relaxed; use smp_mb__before_clear_bit), test_and_* are full
  * barriers (seq_cst).
@@ -41,7 +45,7 @@
 			pr_mem_prepare(__bw, sizeof(*__bw),		\
 				       (order) == __ATOMIC_SEQ_CST ?	\
 				       PR_MP_RMW_FULL : PR_MP_RMW);	\
-		PR_YIELD_POINT_SZ(PR_K_RMW, tag, __bw, sizeof(*__bw));					\
+		PR_YIELD_POINT_BIT(PR_K_RMW, tag, __bw, sizeof(*__bw), nr); \
 		kasan_check(__bw, sizeof(*__bw), 1);			\
 		if (__builtin_expect(pr_mem_on, 0))			\
 			pr_mem_rmw(__bw, sizeof(*__bw),			\
@@ -68,7 +72,7 @@
 		unsigned long *__bw = __bitop_word(__bn, (addr));	\
 		if (__builtin_expect(pr_mem_on, 0))			\
 			pr_mem_prepare(__bw, sizeof(*__bw), PR_MP_LOAD); \
-		PR_YIELD_POINT_SZ(PR_K_LOAD, #nr, __bw, sizeof(*__bw));					\
+		PR_YIELD_POINT_BIT(PR_K_LOAD, #nr, __bw, sizeof(*__bw), nr); \
 		kasan_check(__bw, sizeof(*__bw), 0);			\
 		unsigned long __bv = __atomic_load_n(__bw, __ATOMIC_RELAXED); \
 		if (__builtin_expect(pr_mem_on, 0))			\

@@ -28,6 +28,6 @@
  */
 #define KSITE(name, kind, tag)						\
 	static const struct pr_site name = {				\
-		__func__, __FILE__, __LINE__, (kind), (tag), 0 }
+		__func__, __FILE__, __LINE__, (kind), (tag), 0, 0 }
 
 #endif /* PAGERACE_KERNEL_COMPILER_H */

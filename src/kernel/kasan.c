@@ -4,7 +4,9 @@
  *
  * Nothing here is a yield point: the shadow is the harness's view of the
  * model, not model memory, and it changes only together with the accesses
- * (alloc, free, call_rcu) that define it.
+ * (alloc, free, call_rcu) that define it.  Each of those reports a write
+ * of the whole object to dpor (effects.h), because every access's check
+ * reads the object's shadow: the access is then dependent on them.
  *
  * In stress mode CPUs are threads and check shadow bytes others update:
  * the bytes and RCU stamps are read and written as relaxed atomics (plain
@@ -15,6 +17,7 @@
 #include "kernel/kasan.h"
 #include "kernel/rcu.h"
 #include "runtime/context.h"
+#include "runtime/effects.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -224,6 +227,14 @@ PR_NO_TSAN void kasan_rcu_queued(const void *head, uint64_t stamp)
 	if (!kasan_find(head, &pool, &idx, &off))
 		return;
 	obj = kasan_object(pool, idx);
+	/*
+	 * The object's shadow becomes "queued for RCU freeing": a later
+	 * access from outside a read-side section that covers the stamp is a
+	 * use after free, an earlier one is not.  For dpor call_rcu writes
+	 * the object (the check of every access reads its shadow), or the
+	 * access and call_rcu would commute and only one order be run.
+	 */
+	pr_effect(obj, pools[pool].size, PR_EFF_WRITE);
 	s = kasan_get(pool, idx);
 	if (s == KASAN_RCU_PENDING)
 		pr_fail("double-free", obj,

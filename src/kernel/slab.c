@@ -187,6 +187,16 @@ PR_NO_TSAN void *kmem_cache_alloc(kmem_cache_t *c, unsigned int gfp)
 	pr_harness_unlock();
 	obj = c->mem + c->size * i;
 	/*
+	 * The object's shadow changes from freed to allocated: every access
+	 * to it checks that shadow (kasan_check), so for dpor the allocation
+	 * writes the object, as kmem_cache_free does.  Without it an access
+	 * to the freed object and its reallocation looked independent, and
+	 * dpor kept only the order in which the access comes after the
+	 * allocation and passes (tests/kernel_slab.c, "use after free
+	 * before a reallocation").
+	 */
+	pr_effect(obj, c->size, PR_EFF_WRITE);
+	/*
 	 * ThreadSanitizer: the slab allocator's own locking orders a free
 	 * before the allocation that reuses the object (kmem_cache_free
 	 * releases it): the new owner's first writes do not race with the

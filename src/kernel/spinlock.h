@@ -87,9 +87,9 @@ struct klock_sites {
 
 #define KLOCK_SITES(name, tag)						\
 	static const struct klock_sites name = {			\
-		{ __func__, __FILE__, __LINE__, PR_K_LOCK, (tag), 0 },	\
-		{ __func__, __FILE__, __LINE__, PR_K_LOAD, (tag), 0 },	\
-		{ __func__, __FILE__, __LINE__, PR_K_SPIN, (tag), 0 } }
+		{ __func__, __FILE__, __LINE__, PR_K_LOCK, (tag), 0, 0 },	\
+		{ __func__, __FILE__, __LINE__, PR_K_LOAD, (tag), 0, 0 },	\
+		{ __func__, __FILE__, __LINE__, PR_K_SPIN, (tag), 0, 0 } }
 
 void __spin_lock(spinlock_t *lock, const struct klock_sites *s);
 int __spin_trylock(spinlock_t *lock, const struct klock_sites *s);

@@ -21,6 +21,7 @@
 #include "model/filemap_2627.h"
 #include "model/mapping.h"
 #include "model/variant.h"
+#include "runtime/effects.h"
 
 struct address_space mappings[MODEL_MAX_MAPPINGS];
 struct address_space swapper_space;
@@ -348,7 +349,13 @@ repeat:
 			page_cache_release(page);
 			goto repeat;
 		}
-		/* Locked now: the page cannot leave the cache under us. */
+		/*
+		 * Locked now: the page cannot leave the cache under us.  The
+		 * check reads ->mapping and ->index without a yield point:
+		 * for dpor a read of them (effects.h).
+		 */
+		pr_effect(&page->mapping, sizeof(page->mapping) +
+			  sizeof(page->index), PR_EFF_READ);
 		if (page->mapping != mapping || page->index != offset)
 			pr_fail("bad-lookup", page,
 				"find_lock_page(m%d, %lu) returned a locked page that was truncated",

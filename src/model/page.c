@@ -15,6 +15,7 @@
 #include "model/page_alloc.h"
 #include "model/variant.h"
 #include "runtime/context.h"
+#include "runtime/effects.h"
 
 struct page *mem_map;
 unsigned long max_mapnr;
@@ -123,6 +124,14 @@ void page_check_put(struct page *page, const char *func)
 {
 	int count;
 
+	/*
+	 * The verdict reads PG_free, which the put's own atomic (the count,
+	 * covered by its yield point) does not touch: for dpor the check
+	 * reads that bit, so that it and the free that sets PG_free do not
+	 * commute (and it still commutes with lock_page's and the LRU's bit
+	 * operations: effects.h, pr_effect_bit).
+	 */
+	pr_effect_bit(&page->flags, PG_free);
 	if (page_peek_flags(page) & (1UL << PG_free)) {
 		count = page_peek_count(page);
 		if (count == 0)

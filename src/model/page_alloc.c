@@ -46,6 +46,7 @@
 #include "kernel/spinlock.h"
 #include "model/variant.h"
 #include "runtime/context.h"
+#include "runtime/effects.h"
 
 struct zone zone_normal;
 
@@ -62,8 +63,20 @@ static inline int checks_page_count(void)
 PR_NO_TSAN void shadow_set(struct page *page, unsigned int order, int where)
 {
 	unsigned long pfn = page_to_pfn(page);
+	unsigned long n = 1UL << order;
 
-	for (unsigned long i = 0; i < (1UL << order) && pfn + i < pa_shadow_nr; i++) {
+	if (pfn >= pa_shadow_nr)
+		return;
+	if (n > pa_shadow_nr - pfn)
+		n = pa_shadow_nr - pfn;
+	/*
+	 * check_not_free and __free_pages_ok's order check read this shadow:
+	 * for dpor it is written here, or a free and a second free of the
+	 * page would commute and only one of their orders be run.
+	 */
+	pr_effect(&pa_shadow_map[pfn], n * sizeof(pa_shadow_map[0]),
+		  PR_EFF_WRITE);
+	for (unsigned long i = 0; i < n; i++) {
 		pa_shadow_map[pfn + i].where = (unsigned char)where;
 		pa_shadow_map[pfn + i].order = 0;
 	}
@@ -78,6 +91,7 @@ PR_NO_TSAN static void check_not_free(struct page *page, const char *function)
 {
 	unsigned long pfn = page_to_pfn(page);
 
+	pr_effect(&pa_shadow_map[pfn], sizeof(pa_shadow_map[pfn]), PR_EFF_READ);
 	if (pa_shadow_map[pfn].where == SH_PCP)
 		pr_fail("double-free", page,
 			"double free of page#%lu in %s: already on CPU %u's per-CPU list",
@@ -193,7 +207,8 @@ static inline void __free_pages_bulk(struct page *page, struct zone *zone,
 	unsigned long page_idx;
 	unsigned long order_size = 1UL << order;
 
-	/* detector: the kernel would corrupt its lists here */
+	/* detector: the kernel would corrupt its lists here (dpor: a read) */
+	pr_effect_bit(&page->flags, PG_free);
 	if (page_peek_flags(page) & (1UL << PG_free))
 		pr_fail("double-free", page,
 			"double free of page#%lu in __free_pages_bulk: PG_free set",
@@ -283,6 +298,7 @@ void __free_pages_ok(struct page *page, unsigned int order)
 		shadow_check_free(page + i, __func__);
 		check_not_free(page + i, __func__);
 	}
+	/* (check_not_free reported the read of pa_shadow_map[pfn]) */
 	if (pa_shadow_map[pfn].order != order)
 		pr_fail("bad-page", page, "__free_pages_ok: page#%lu freed as order %u, allocated as order %u",
 			pfn, order, pa_shadow_map[pfn].order);

@@ -11,6 +11,7 @@
 #include "runtime/internal.h"
 #include "runtime/context.h"
 #include "runtime/tsan.h"
+#include "runtime/memhook.h"
 
 #include <string.h>
 
@@ -27,17 +28,20 @@ PR_NO_TSAN void pr_effects_track(int on)
 	eff.n = 0;
 }
 
-PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind)
+PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind,
+				int bit1)
 {
 	if (pr_stress_on || pr_self() < 0)
 		return;
+	if (pr_get_mem_hooks())	/* tso, weak: buffers hold whole words */
+		bit1 = 0;
 	/* The same touch twice in one step says nothing new. */
 	for (int i = 0; i < eff.n && i < PR_MAX_EFFECTS; i++)
 		if (eff.e[i].obj == obj && eff.e[i].size == size &&
-		    eff.e[i].kind == kind)
+		    eff.e[i].kind == kind && eff.e[i].bit1 == bit1)
 			return;
 	if (eff.n < PR_MAX_EFFECTS)
-		eff.e[eff.n] = (struct pr_effect){ obj, size, kind };
+		eff.e[eff.n] = (struct pr_effect){ obj, size, kind, bit1 };
 	if (eff.n <= PR_MAX_EFFECTS)
 		eff.n++;
 }

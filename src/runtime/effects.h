@@ -32,6 +32,8 @@ struct pr_effect {
 	const void *obj;
 	size_t size;
 	int kind;		/* enum pr_effect_kind */
+	int bit1;		/* a READ of bit bit1 - 1 of the word at obj
+				 * only (pr_effect_bit); 0: every byte */
 };
 
 /* The effects one step may record before they are summarised as "all". */
@@ -43,12 +45,26 @@ struct pr_effect {
  * samplers and pagerace-tsan's runs do not even make the call.
  */
 extern int pr_effects_on;
-void pr_effect_slow(const void *obj, size_t size, int kind);
+void pr_effect_slow(const void *obj, size_t size, int kind, int bit1);
 PR_NO_TSAN static inline void pr_effect(const void *obj, size_t size,
 					 int kind)
 {
 	if (__builtin_expect(pr_effects_on, 0))
-		pr_effect_slow(obj, size, kind);
+		pr_effect_slow(obj, size, kind, 0);
+}
+
+/*
+ * A detector reads bit @nr of the unsigned long at @word and nothing else
+ * of it (PG_free of page->flags): under sc it commutes with atomic bit
+ * operations on the word's other bits (dependence.c, rule 1), as those
+ * commute with each other.  Under a memory model a plain read of the word.
+ */
+PR_NO_TSAN static inline void pr_effect_bit(const unsigned long *word,
+					     unsigned nr)
+{
+	if (__builtin_expect(pr_effects_on, 0))
+		pr_effect_slow(word, sizeof(*word), PR_EFF_READ,
+			       (int)(nr % (sizeof(*word) * 8)) + 1);
 }
 
 /*

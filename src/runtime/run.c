@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct pr_site sched_site_start = { "<start>", __FILE__, 0, PR_K_YIELD, NULL, 0 };
-const struct pr_site sched_site_exit = { "<exit>", __FILE__, 0, PR_K_YIELD, NULL, 0 };
-const struct pr_site sched_site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL, 0 };
+const struct pr_site sched_site_start = { "<start>", __FILE__, 0, PR_K_YIELD, NULL, 0, 0 };
+const struct pr_site sched_site_exit = { "<exit>", __FILE__, 0, PR_K_YIELD, NULL, 0, 0 };
+const struct pr_site sched_site_iret = { "<iret>", __FILE__, 0, PR_K_YIELD, NULL, 0, 0 };
 
 struct sched_rt sched_rt = { .cur = -1 };
 

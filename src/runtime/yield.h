@@ -56,6 +56,9 @@ struct pr_site {
 	const char *tag;	/* optional: what is accessed, e.g. "_count" */
 	unsigned short size;	/* bytes accessed at obj, 0: unknown (replay
 				 * reports show values before/after) */
+	unsigned char bit1;	/* an atomic bit operation or test_bit on
+				 * bit bit1 - 1 of the word at obj, known at
+				 * compile time; 0: none (dependence.c) */
 };
 
 /*
@@ -118,16 +121,32 @@ PR_NO_TSAN static inline void pr_yield_at_inline(const struct pr_site *site,
 
 #define PR__SITE(kind, tag)						\
 	static const struct pr_site pr__site = {			\
-		__func__, __FILE__, __LINE__, (kind), (tag), 0 }
+		__func__, __FILE__, __LINE__, (kind), (tag), 0, 0 }
 #define PR__SITE_SZ(kind, tag, size)					\
 	static const struct pr_site pr__site = {			\
-		__func__, __FILE__, __LINE__, (kind), (tag), (size) }
+		__func__, __FILE__, __LINE__, (kind), (tag), (size), 0 }
 
 /* A yield point before an access of @kind to @obj; @tag names the field. */
 #define PR_YIELD_POINT(kind, tag, obj) do {				\
 		PR__SITE(kind, tag);					\
 		pr_yield_at(&pr__site, (const void *)(obj),		\
 			    PR_KIND_WRITES(kind));	\
+	} while (0)
+
+/*
+ * An atomic bit operation or test_bit on bit @nr of the word at @obj:
+ * when @nr is a compile-time constant (a PG_* flag) the site records it,
+ * so that dpor lets operations on different bits of one word commute
+ * (dependence.c, rule 1).  In a static initializer __builtin_constant_p
+ * is decided by the front end, the same in every build and flavour.
+ */
+#define PR_YIELD_POINT_BIT(kind, tag, obj, size, nr) do {		\
+		static const struct pr_site pr__site = {		\
+			__func__, __FILE__, __LINE__, (kind), (tag), (size), \
+			__builtin_constant_p(nr) ?			\
+			(unsigned char)((nr) % (__SIZEOF_LONG__ * 8) + 1) : 0 }; \
+		pr_yield_at(&pr__site, (const void *)(obj),		\
+			    PR_KIND_WRITES(kind));			\
 	} while (0)
 
 /* The same, also recording that @size bytes at @obj are accessed. */

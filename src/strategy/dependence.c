@@ -18,7 +18,15 @@
  *     RMW that wrote nothing (a failed cmpxchg: pr_rmw_unwritten) was a
  *     load: swapping it with another load of the word changes neither,
  *     and it still depends on every write of the word -- which decides
- *     whether it fails.
+ *     whether it fails.  Under sc, an atomic bit operation or test_bit
+ *     on a constant bit (its site's bit1: set_bit(PG_locked, ...)) and a
+ *     detector's read of one bit (pr_effect_bit) touch that bit alone:
+ *     two of them on different bits of one word commute -- each reads
+ *     and changes only its own bit, and the word ends the same in either
+ *     order.  A plain load or store of the word, a non-atomic bit
+ *     operation (a load and a store of the whole word) and a bit number
+ *     known only at run time (radix-tree tags) stay whole-word.  Under
+ *     tso and weak they do too: a buffered store holds the whole word.
  *  2. spin-waits: a step that resumes a spin-wait (it starts at a
  *     cpu_relax yield point) depends on every step that writes: the
  *     runtime keeps a spinner disabled until some store, so a write can
@@ -62,6 +70,7 @@
  */
 #include "strategy/dependence.h"
 #include "runtime/tsan.h"
+#include "runtime/memhook.h"
 
 #include <string.h>
 
@@ -92,6 +101,8 @@ PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 	e->kind = p.site->kind;
 	e->obj = p.obj;
 	e->size = p.site->size;
+	if (!pr_get_mem_hooks())	/* tso, weak: buffers hold whole words */
+		e->bit1 = p.site->bit1;
 	if (PR_KIND_WRITES(e->kind))
 		e->flags |= PR_EV_WROTE | PR_EV_WDATA;
 }
@@ -195,6 +206,7 @@ PR_NO_TSAN static int access_of(const struct pr_event *e, struct pr_effect *a)
 		return 0;
 	a->obj = e->obj;
 	a->size = e->size;
+	a->bit1 = e->bit1;
 	return 1;
 }
 
@@ -212,6 +224,10 @@ PR_NO_TSAN static int conflict(const struct pr_effect *x, const struct pr_effect
 	if (x->kind == PR_EFF_WAKE || y->kind == PR_EFF_WAKE)
 		return 0;
 	if (x->kind == PR_EFF_READ && y->kind == PR_EFF_READ)
+		return 0;
+	/* Different bits of one word, each read or changed alone (rule 1). */
+	if (x->bit1 && y->bit1 && x->bit1 != y->bit1 && x->obj == y->obj &&
+	    x->size == y->size)
 		return 0;
 	return overlap(x, y);
 }

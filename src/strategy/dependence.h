@@ -45,6 +45,9 @@ struct pr_event {
 				 * target) */
 	uint8_t flags;		/* PR_EV_* flags */
 	uint8_t neff;
+	uint8_t bit1;		/* an atomic bit operation or test_bit on
+				 * bit bit1 - 1 of the word at obj (its site's
+				 * bit1, under sc only); 0: the whole range */
 	uint32_t size;		/* bytes at obj; 0: unknown, one byte */
 	uint32_t order;		/* a flush's order (runtime/memhook.h) */
 	const void *obj;
@@ -162,6 +165,10 @@ static inline int pr_dependent(const struct pr_event *a,
 	if (a->kind == PR_K_YIELD || a->kind == PR_K_FENCE ||
 	    a->kind == PR_EV_START || b->kind == PR_K_YIELD ||
 	    b->kind == PR_K_FENCE || b->kind == PR_EV_START)
+		return 0;
+	/* Rule 1: two bit operations on different bits of one word. */
+	if (a->bit1 && b->bit1 && a->bit1 != b->bit1 && a->obj == b->obj &&
+	    a->size == b->size)
 		return 0;
 	xa = (uintptr_t)a->obj;
 	ya = (uintptr_t)b->obj;
