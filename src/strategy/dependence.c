@@ -226,8 +226,8 @@ PR_NO_TSAN static int conflict(const struct pr_effect *x, const struct pr_effect
 	if (x->kind == PR_EFF_READ && y->kind == PR_EFF_READ)
 		return 0;
 	/* Different bits of one word, each read or changed alone (rule 1). */
-	if (x->bit1 && y->bit1 && x->bit1 != y->bit1 && x->obj == y->obj &&
-	    x->size == y->size)
+	if (pr_bits_apart(x->obj, x->size, (unsigned)x->bit1, y->obj, y->size,
+			  (unsigned)y->bit1))
 		return 0;
 	return overlap(x, y);
 }

@@ -144,6 +144,16 @@ static inline int pr_sig_meet(uint64_t ar, uint64_t aw, uint64_t br,
 }
 
 /*
+ * Rule 1's exception: two single-bit touches (bit1: bit + 1, 0 none) of
+ * different bits of the same word commute (dependence.c).
+ */
+static inline int pr_bits_apart(const void *xo, size_t xs, unsigned xb,
+				 const void *yo, size_t ys, unsigned yb)
+{
+	return xb && yb && xb != yb && xo == yo && xs == ys;
+}
+
+/*
  * The common case inline: two plain accesses with no effects (no spin or
  * sleep resumption, no interrupt delivery, nothing overflowed).
  */
@@ -167,8 +177,7 @@ static inline int pr_dependent(const struct pr_event *a,
 	    b->kind == PR_K_FENCE || b->kind == PR_EV_START)
 		return 0;
 	/* Rule 1: two bit operations on different bits of one word. */
-	if (a->bit1 && b->bit1 && a->bit1 != b->bit1 && a->obj == b->obj &&
-	    a->size == b->size)
+	if (pr_bits_apart(a->obj, a->size, a->bit1, b->obj, b->size, b->bit1))
 		return 0;
 	xa = (uintptr_t)a->obj;
 	ya = (uintptr_t)b->obj;
