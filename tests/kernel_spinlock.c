@@ -8,7 +8,12 @@
  * re-taking its own lock, an interrupt handler taking the lock its CPU
  * holds (found by exploring irq delivery points, and absent with
  * spin_lock_irq), an unlock of a free lock, and an ABBA pair that the
- * runtime sees as a livelock rather than hanging.
+ * runtime reports as a deadlock (both waiters asleep on the other's lock)
+ * rather than hanging.  Last, what waiting by sleeping (spinlock.h) buys
+ * and must keep: dpor explores one execution per order of the critical
+ * sections, no more (a waiter that spun was woken by every store and
+ * multiplied them), and a daemon asleep on a lock nobody will release is
+ * a deadlock, not an idle daemon.
  */
 #include "kernel/kernel.h"
 #include "runtime/run.h"
@@ -23,7 +28,7 @@
 
 enum mode {
 	M_SPIN, M_NONE, M_RWLOCK, M_SELF, M_IRQ, M_IRQ_SAFE, M_BADUNLOCK,
-	M_ABBA,
+	M_ABBA, M_ONCE, M_RW_ONCE, M_DAEMON, M_MIX,
 };
 
 static enum mode mode;
@@ -110,6 +115,80 @@ static void abba(void *arg)
 	spin_unlock(first ? &lock : &lock_b);
 }
 
+/* One critical section each: the executions are the orders of the sections. */
+static void once(void *arg)
+{
+	(void)arg;
+	if (mode == M_RW_ONCE && pr_self() == 2) {
+		int a, b;
+
+		read_lock(&rw);
+		a = LOAD(counter);
+		b = LOAD(counter);
+		PR_ASSERT(a == b);
+		read_unlock(&rw);
+		return;
+	}
+	if (mode == M_RW_ONCE)
+		write_lock(&rw);
+	else
+		spin_lock(&lock);
+	STORE(counter, LOAD(counter) + 1);
+	STORE(counter, LOAD(counter) + 1);
+	if (mode == M_RW_ONCE)
+		write_unlock(&rw);
+	else
+		spin_unlock(&lock);
+}
+
+/*
+ * Lock sections mixed with unlocked accesses, for dpor against full dfs:
+ * every final state of (x, r0, r1) that one reaches the other must.
+ */
+static int mix_x, mix_y, mix_r0, mix_r1;
+static unsigned mix_states;
+
+static void mix0(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	STORE(mix_x, 1);
+	spin_unlock(&lock);
+	mix_r0 = LOAD(mix_y);
+}
+
+static void mix1(void *arg)
+{
+	(void)arg;
+	STORE(mix_y, 1);
+	spin_lock(&lock);
+	mix_r1 = LOAD(mix_x);
+	spin_unlock(&lock);
+}
+
+static void mix2(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	STORE(mix_x, 2);
+	spin_unlock(&lock);
+}
+
+/* Takes the lock and returns without releasing it. */
+static void leaker(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+}
+
+static void lock_daemon(void *arg)
+{
+	(void)arg;
+	PR_YIELD("daemon starts");
+	spin_lock(&lock);
+	spin_unlock(&lock);
+}
+
 static int expected;
 
 static void setup(void *arg)
@@ -151,6 +230,23 @@ static void setup(void *arg)
 		pr_spawn("cpu0", abba, &lock, 0);
 		pr_spawn("cpu1", abba, NULL, 0);
 		break;
+	case M_ONCE:
+	case M_RW_ONCE:
+		for (int i = 0; i < NCPU; i++)
+			pr_spawn(i == 0 ? "cpu0" : i == 1 ? "cpu1" : "cpu2",
+				 once, NULL, 0);
+		expected = mode == M_ONCE ? 2 * NCPU : 2 * (NCPU - 1);
+		break;
+	case M_MIX:
+		mix_x = mix_y = mix_r0 = mix_r1 = 0;
+		pr_spawn("cpu0", mix0, NULL, 0);
+		pr_spawn("cpu1", mix1, NULL, 0);
+		pr_spawn("cpu2", mix2, NULL, 0);
+		break;
+	case M_DAEMON:
+		pr_spawn("cpu0", leaker, NULL, 0);
+		pr_spawn("daemon", lock_daemon, NULL, PR_CTX_DAEMON);
+		break;
 	}
 }
 
@@ -159,7 +255,10 @@ static void finish(void *arg)
 	(void)arg;
 	if (expected >= 0)
 		PR_ASSERT(counter == expected);
-	PR_ASSERT(!lock.slock && !lock_b.slock && rw.cnt == 0);
+	if (mode != M_DAEMON)
+		PR_ASSERT(!lock.slock && !lock_b.slock && rw.cnt == 0);
+	if (mode == M_MIX)	/* x in 1..2, r0 in 0..1, r1 in 0..2 */
+		mix_states |= 1u << ((mix_x - 1) * 6 + mix_r0 * 3 + mix_r1);
 }
 
 static const struct pr_program prog = {
@@ -169,9 +268,11 @@ static const struct pr_program prog = {
 struct tally {
 	int failed, kind_hits, first;
 	struct pr_verdict v;	/* first failure of the kind looked for */
+	struct pr_coverage cov;
 };
 
-static void explore(enum mode m, int runs, const char *kind, struct tally *t)
+static void explore_with(const char *strategy, enum mode m, int runs,
+			 const char *kind, struct tally *t)
 {
 	struct pr_strategy_params params;
 	struct pr_run_options opts;
@@ -182,9 +283,10 @@ static void explore(enum mode m, int runs, const char *kind, struct tally *t)
 	memset(t, 0, sizeof(*t));
 	t->first = -1;
 	pr_run_options_default(&opts);
-	s = pr_strategy_create("random", &params);
+	s = pr_strategy_create(strategy, &params);
 	mode = m;
-	for (int run = 0; run < runs; run++) {
+	for (int run = 0; run < runs &&
+	     !(s->ops->exhausted && s->ops->exhausted(s)); run++) {
 		if (!pr_run_once(&prog, s, &opts, SEED, (uint64_t)run, NULL, &res))
 			continue;
 		if (!t->failed++ && !kind)
@@ -197,6 +299,8 @@ static void explore(enum mode m, int runs, const char *kind, struct tally *t)
 			t->kind_hits++;
 		}
 	}
+	if (s->ops->coverage)
+		s->ops->coverage(s, &t->cov);
 	s->ops->destroy(s);
 	if (t->failed)
 		diag("%s: %s on %s%s obj %s at %s: %s", kind ? kind : "failure",
@@ -204,11 +308,16 @@ static void explore(enum mode m, int runs, const char *kind, struct tally *t)
 		     t->v.obj, t->v.site, t->v.msg);
 }
 
+static void explore(enum mode m, int runs, const char *kind, struct tally *t)
+{
+	explore_with("random", m, runs, kind, t);
+}
+
 int main(void)
 {
 	struct tally t;
 
-	plan(9);
+	plan(15);
 
 	explore(M_SPIN, RUNS, NULL, &t);
 	ok(t.failed == 0, "spinlock: counter exact in %d runs (%d failed)",
@@ -239,9 +348,56 @@ int main(void)
 	explore(M_BADUNLOCK, 1, "bad-unlock", &t);
 	ok(t.kind_hits == 1, "unlocking a free spinlock is a bad-unlock");
 
-	explore(M_ABBA, RUNS, "livelock", &t);
-	ok(t.kind_hits > 0 && t.kind_hits == t.failed, "ABBA: livelock "
+	explore(M_ABBA, RUNS, "deadlock", &t);
+	ok(t.kind_hits > 0 && t.kind_hits == t.failed, "ABBA: deadlock "
 	   "reported, never a hang (%d of %d runs)", t.kind_hits, RUNS);
+
+	/*
+	 * 3 CPUs, one section each: 3! orders of the sections, times where a
+	 * waiter's one failed attempt falls (during which holder's section,
+	 * before or after another waiter's).  30 executions under sc, tso and
+	 * weak; waiters that spun, woken by every store, took 3,840 under sc
+	 * and 478,752 under tso and weak (the same sections as a litmus test).
+	 */
+	explore_with("dpor", M_ONCE, 100000, NULL, &t);
+	ok(t.cov.complete && t.cov.executions <= 30 && t.failed == 0,
+	   "dpor: one spinlock section on each of 3 CPUs: <= 30 executions, "
+	   "exhaustive (%llu, %s, %d failed)",
+	   (unsigned long long)t.cov.executions,
+	   t.cov.complete ? "exhaustive" : "incomplete", t.failed);
+
+	explore_with("dpor", M_RW_ONCE, 100000, NULL, &t);
+	ok(t.cov.complete && t.cov.executions <= 30 && t.failed == 0,
+	   "dpor: rwlock, 2 writers and a reader once each: <= 30 executions "
+	   "(%llu, %d failed)", (unsigned long long)t.cov.executions,
+	   t.failed);
+
+	{
+		unsigned by_dfs, by_dpor;
+		unsigned long long n_dfs;
+
+		mix_states = 0;
+		explore_with("dfs", M_MIX, 2000000, NULL, &t);
+		by_dfs = mix_states;
+		n_dfs = t.cov.executions;
+		ok(t.cov.complete && t.failed == 0, "full dfs of sections and "
+		   "plain accesses: exhaustive, %llu executions", n_dfs);
+		mix_states = 0;
+		explore_with("dpor", M_MIX, 2000000, NULL, &t);
+		by_dpor = mix_states;
+		ok(t.cov.complete && by_dpor == by_dfs && t.cov.executions < n_dfs,
+		   "  dpor reaches the same final states (%#x, dfs %#x) in "
+		   "%llu executions", by_dpor, by_dfs,
+		   (unsigned long long)t.cov.executions);
+	}
+
+	explore_with("dpor", M_DAEMON, 1000, "deadlock", &t);
+	ok(t.cov.complete && t.kind_hits > 0 && t.kind_hits == t.failed,
+	   "a daemon asleep on a lock a finished CPU leaked: deadlock "
+	   "(%d of %llu executions)", t.kind_hits,
+	   (unsigned long long)t.cov.executions);
+	ok(t.kind_hits > 0 && strstr(t.v.msg, "daemon") != NULL,
+	   "  the verdict names the daemon: %s", t.v.msg);
 
 	return done_testing();
 }

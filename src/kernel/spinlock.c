@@ -72,6 +72,42 @@ PR_NO_TSAN static void check_self_deadlock(const void *lock, int self, int owner
 		held_at ? held_at->line : 0);
 }
 
+/*
+ * A failed attempt in a scheduled run: sleep on the lock until an unlock
+ * wakes it (spinlock.h says why not spin).  The attempt and the sleep are
+ * one step, so the holder's unlock cannot fall between them and be lost;
+ * the step that resumes the sleeper makes the next attempt, and it cannot
+ * fail, because whoever takes the lock first puts the sleepers it woke
+ * back to sleep (lock_taken).  So a waiter makes no failed attempt that
+ * dpor would have to order against the holder's steps: an execution is
+ * an order of the critical sections (tests/kernel_spinlock.c counts
+ * them).  @shared: a reader, whom another reader's taking the lock does
+ * not put back to sleep.  Returns 0 in stress mode, where the caller
+ * spins.
+ */
+PR_NO_TSAN static int lock_sleep(const void *lock, size_t size,
+				 const struct klock_sites *s, int shared)
+{
+	if (pr_stress_mode())
+		return 0;
+	pr_block_lock(&s->wait, lock, size, shared);
+	return 1;
+}
+
+/* Taken (by @shared, a reader): the sleepers it woke wait again. */
+PR_NO_TSAN static void lock_taken(const void *lock, int shared)
+{
+	if (!pr_stress_mode())
+		pr_lock_taken(lock, shared);
+}
+
+/* An unlock: wake the scheduled run's sleepers on @lock (not stress's). */
+PR_NO_TSAN static void lock_wake(const void *lock)
+{
+	if (!pr_stress_mode())
+		pr_wake(lock);
+}
+
 /* ---- spinlock_t ------------------------------------------------------ */
 
 PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
@@ -79,8 +115,8 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 	int self = pr_self();
 
 	preempt_disable();
+	pr_yield_at(&s->lock, lock, 1);
 	for (;;) {
-		pr_yield_at(&s->lock, lock, 1);
 		kasan_check(lock, sizeof(*lock), 1);
 		if (!__atomic_exchange_n(&lock->slock, 1, __ATOMIC_ACQUIRE))
 			break;
@@ -88,12 +124,16 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 				    klock_ctx(__atomic_load_n(&lock->owner,
 							      __ATOMIC_RELAXED)),
 				    lock->site, "spin");
+		if (lock_sleep(lock, sizeof(*lock), s, 0))
+			continue;	/* resumed: this step tries again */
 		do {
 			pr_spin(&s->spin, lock);
 			pr_yield_at(&s->test, lock, 0);
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->slock, __ATOMIC_RELAXED));
+		pr_yield_at(&s->lock, lock, 1);
 	}
+	lock_taken(lock, 0);
 	__atomic_store_n(&lock->owner, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
@@ -110,6 +150,7 @@ PR_NO_TSAN int __spin_trylock(spinlock_t *lock, const struct klock_sites *s)
 		preempt_enable();
 		return 0;
 	}
+	lock_taken(lock, 0);
 	__atomic_store_n(&lock->owner, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
@@ -143,6 +184,7 @@ PR_NO_TSAN void __spin_unlock(spinlock_t *lock, const struct pr_site *s)
 	if (pr_mem_on)		/* memory/memory.h: the acquirer's view */
 		pr_mem_unlock(lock);
 	__atomic_store_n(&lock->slock, 0, __ATOMIC_RELEASE);
+	lock_wake(lock);
 	preempt_enable();
 }
 
@@ -154,8 +196,8 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 	int c;
 
 	preempt_disable();
+	pr_yield_at(&s->lock, lock, 1);
 	for (;;) {
-		pr_yield_at(&s->lock, lock, 1);
 		kasan_check(lock, sizeof(*lock), 1);
 		/*
 		 * A compare-exchange, not a test then an add: in stress mode a
@@ -173,12 +215,16 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 				    klock_ctx(__atomic_load_n(&lock->writer,
 							      __ATOMIC_RELAXED)),
 				    lock->site, "read");
+		if (lock_sleep(lock, sizeof(*lock), s, 1))
+			continue;	/* resumed: this step tries again */
 		do {
 			pr_spin(&s->spin, lock);
 			pr_yield_at(&s->test, lock, 0);
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) < 0);
+		pr_yield_at(&s->lock, lock, 1);
 	}
+	lock_taken(lock, 1);
 	if (lock->readers[kcpu_slot()]++ == 0xff)
 		pr_fail("deadlock", lock, "read lock nested 256 deep");
 	lock->site = &s->lock;
@@ -193,8 +239,8 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 	int expect;
 
 	preempt_disable();
+	pr_yield_at(&s->lock, lock, 1);
 	for (;;) {
-		pr_yield_at(&s->lock, lock, 1);
 		kasan_check(lock, sizeof(*lock), 1);
 		expect = 0;
 		if (__atomic_compare_exchange_n(&lock->cnt, &expect, -1, 0,
@@ -209,12 +255,16 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 					    klock_ctx(__atomic_load_n(&lock->writer,
 								      __ATOMIC_RELAXED)),
 					    lock->site, "write");
+		if (lock_sleep(lock, sizeof(*lock), s, 0))
+			continue;	/* resumed: this step tries again */
 		do {
 			pr_spin(&s->spin, lock);
 			pr_yield_at(&s->test, lock, 0);
 			kasan_check(lock, sizeof(*lock), 0);
 		} while (__atomic_load_n(&lock->cnt, __ATOMIC_RELAXED) != 0);
+		pr_yield_at(&s->lock, lock, 1);
 	}
+	lock_taken(lock, 0);
 	__atomic_store_n(&lock->writer, klock_id(self), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
@@ -234,6 +284,7 @@ PR_NO_TSAN int __write_trylock(rwlock_t *lock, const struct klock_sites *s)
 		preempt_enable();
 		return 0;
 	}
+	lock_taken(lock, 0);
 	__atomic_store_n(&lock->writer, klock_id(pr_self()), __ATOMIC_RELAXED);
 	lock->site = &s->lock;
 	pr_tsan_acquire(lock);
@@ -260,7 +311,9 @@ PR_NO_TSAN void __read_unlock(rwlock_t *lock, const struct pr_site *s)
 	pr_tsan_release(lock);
 	if (pr_mem_on)		/* memory/memory.h: the acquirer's view */
 		pr_mem_unlock(lock);
-	__atomic_fetch_sub(&lock->cnt, 1, __ATOMIC_RELEASE);
+	/* Only writers wait while readers hold it: wake them at the last. */
+	if (__atomic_sub_fetch(&lock->cnt, 1, __ATOMIC_RELEASE) == 0)
+		lock_wake(lock);
 	preempt_enable();
 }
 
@@ -284,5 +337,6 @@ PR_NO_TSAN void __write_unlock(rwlock_t *lock, const struct pr_site *s)
 	if (pr_mem_on)		/* memory/memory.h: the acquirer's view */
 		pr_mem_unlock(lock);
 	__atomic_store_n(&lock->cnt, 0, __ATOMIC_RELEASE);
+	lock_wake(lock);
 	preempt_enable();
 }

@@ -2,12 +2,20 @@
 /*
  * spinlock.h - spinlock_t and rwlock_t (include/linux/spinlock.h, 2.6.13).
  *
- * spinlock_t is a test-and-test-and-set lock: one yield point (kind lock)
- * and an atomic exchange per attempt; when it is taken, the waiter spins
- * (PR_SPIN) and re-reads the lock word (kind load) until it looks free,
- * then tries again.  A spinner is not schedulable until someone writes, so
- * it never starves the holder, and two CPUs waiting for each other's locks
- * become a livelock verdict instead of a hang.
+ * spinlock_t is a test-and-set lock: one yield point (kind lock) and an
+ * atomic exchange per attempt.  When it is taken, a waiter in a scheduled
+ * run sleeps on the lock (kind block) until an unlock wakes it, then tries
+ * again; in stress mode it spins (PR_SPIN) and re-reads the lock word
+ * (kind load) until it looks free, as the kernel's lock does.  Why the
+ * two differ: a spinner is woken by every store anywhere (runtime/yield.h,
+ * and dpor's rule 2 makes its every re-read depend on every write), so
+ * dfs and dpor explored each store of the holder's critical section
+ * against each futile re-read of a waiter -- millions of executions on a
+ * 4-CPU litmus test of locks, where waiting for the unlock gives the same
+ * outcomes (a failed attempt changes nothing, a waiter does nothing
+ * until the lock is free, and under tso the acquiring exchange drains the
+ * buffer whether or not attempts failed before it).  Two CPUs waiting for
+ * each other's locks are a deadlock verdict.
  *
  * rwlock_t is 2.6 x86's counter without writer preference: readers wait
  * only while a writer holds it, writers while anyone does; read locks may
@@ -81,15 +89,17 @@ typedef struct {
 /* The yield points of one acquisition site. */
 struct klock_sites {
 	struct pr_site lock;	/* an attempt (kind lock) */
-	struct pr_site test;	/* re-reading while waiting (kind load) */
-	struct pr_site spin;	/* waiting (kind spin) */
+	struct pr_site test;	/* stress: re-reading while waiting (kind load) */
+	struct pr_site spin;	/* stress: waiting (kind spin) */
+	struct pr_site wait;	/* scheduled runs: sleeping until the unlock */
 };
 
 #define KLOCK_SITES(name, tag)						\
 	static const struct klock_sites name = {			\
 		{ __func__, __FILE__, __LINE__, PR_K_LOCK, (tag), 0, 0 },	\
 		{ __func__, __FILE__, __LINE__, PR_K_LOAD, (tag), 0, 0 },	\
-		{ __func__, __FILE__, __LINE__, PR_K_SPIN, (tag), 0, 0 } }
+		{ __func__, __FILE__, __LINE__, PR_K_SPIN, (tag), 0, 0 },	\
+		{ __func__, __FILE__, __LINE__, PR_K_BLOCK, (tag), 0, 0 } }
 
 void __spin_lock(spinlock_t *lock, const struct klock_sites *s);
 int __spin_trylock(spinlock_t *lock, const struct klock_sites *s);

@@ -75,6 +75,7 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	c->state = CTX_RUNNABLE;
 	sched_rt.cs_stale = 1;
 	c->wait_obj = NULL;
+	c->lock_wait = 0;
 	c->spin_epoch = 0;
 	c->iter_epoch = UINT64_MAX;
 	c->events_off = 0;
@@ -171,6 +172,7 @@ PR_NO_TSAN int pr_run_once(const struct pr_program *prog, struct pr_strategy *st
 	sched_rt.nctx = 0;
 	sched_rt.ninj = 0;
 	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
+	sched_rt.lock_sleepers = 0;
 	sched_rt.cs_stale = 1;
 	memset(sched_rt.cs_pos, -1, sizeof(sched_rt.cs_pos));
 	sched_rt.cur = -1;
@@ -273,6 +275,7 @@ PR_NO_TSAN void pr_sched_stress_setup(const struct pr_program *prog,
 	sched_rt.nctx = 0;
 	sched_rt.ninj = 0;
 	sched_rt.runnable = sched_rt.spinning = sched_rt.blocked = 0;
+	sched_rt.lock_sleepers = 0;
 	sched_rt.cs_stale = 1;
 	sched_rt.cur = -1;
 	sched_rt.prog = prog;

@@ -499,6 +499,51 @@ PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 	c->wait_obj = NULL;
 }
 
+PR_NO_TSAN void pr_block_lock(const struct pr_site *site, const void *lock,
+			      size_t size, int shared)
+{
+	struct pr_ctx *c;
+
+	if (pr_stress_on || sched_rt.cur < 0) {
+		pr_block(site, lock);
+		return;
+	}
+	c = &sched_rt.ctx[sched_rt.cur];
+	c->lock_wait = shared ? LOCK_WAIT_SHARED : LOCK_WAIT_ALONE;
+	sched_rt.lock_sleepers++;
+	pr_block(site, lock);
+	sched_rt.lock_sleepers--;
+	c->lock_wait = LOCK_WAIT_NONE;
+	/* This step makes the next attempt: a write of the lock word. */
+	pr_effect(lock, size, PR_EFF_WRITE);
+	pr_hot.store_epoch++;
+	if (pr_hot.spinners)
+		pr_wake_spinners();
+}
+
+PR_NO_TSAN void pr_lock_taken(const void *lock, int shared)
+{
+	int slept = 0;
+
+	if (pr_stress_on || !sched_rt.lock_sleepers)
+		return;
+	for (uint64_t m = sched_rt.runnable; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+		struct pr_ctx *c = &sched_rt.ctx[i];
+
+		if (c->wait_obj == lock && c->lock_wait &&
+		    (!shared || c->lock_wait == LOCK_WAIT_ALONE)) {
+			sched_set_state(i, CTX_BLOCKED);
+			slept = 1;
+		}
+	}
+	if (slept) {
+		/* It changes whether they can run, as a wake-up does. */
+		pr_effect(lock, 0, PR_EFF_WAKE);
+		sched_mark_changed();
+	}
+}
+
 #if PR_TSAN_ENABLED
 /* pagerace-tsan's yield point: the inline one, out of TSan's sight. */
 PR_NO_TSAN void pr_yield_at_tsan(const struct pr_site *site, const void *obj,

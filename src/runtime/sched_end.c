@@ -211,7 +211,8 @@ PR_NO_TSAN void sched_nothing_enabled(void)
 
 		if (c->state == CTX_DONE)
 			continue;
-		if (c->state == CTX_BLOCKED && (c->flags & PR_CTX_DAEMON))
+		if (c->state == CTX_BLOCKED && (c->flags & PR_CTX_DAEMON) &&
+		    !c->lock_wait)
 			continue;
 		if (c->state == CTX_SPINNING)
 			spinning = 1;

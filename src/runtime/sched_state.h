@@ -18,6 +18,9 @@
 #include <setjmp.h>
 #include <stdarg.h>
 
+/* Why a context sleeps in pr_block_lock (yield.h). */
+enum { LOCK_WAIT_NONE, LOCK_WAIT_ALONE, LOCK_WAIT_SHARED };
+
 enum ctx_state {
 	CTX_RUNNABLE,
 	CTX_SPINNING,	/* schedulable again once store_epoch moves */
@@ -32,6 +35,7 @@ struct pr_ctx {
 	unsigned int flags;
 	enum ctx_state state;
 	const void *wait_obj;
+	int lock_wait;		/* in pr_block_lock: LOCK_WAIT_* */
 	uint64_t spin_epoch;	/* stores seen when its wait-loop pass began */
 	uint64_t iter_epoch;	/* store_epoch when pr_spin last returned */
 	int events_off;		/* nesting of pr_events_disable */
@@ -90,6 +94,7 @@ struct sched_rt {
 	uint64_t runnable;	/* CTX_RUNNABLE */
 	uint64_t spinning;	/* CTX_SPINNING: enabled once store_epoch moves */
 	uint64_t blocked;	/* CTX_BLOCKED, for pr_wake */
+	int lock_sleepers;	/* contexts in pr_block_lock, woken or not */
 	int cs_stale;		/* rebuild sched_rt.cs at the next decision */
 	int8_t cs_pos[PR_MAX_CTX];	/* a runnable context's index in cs.c */
 

@@ -18,6 +18,7 @@
 #ifndef PAGERACE_RUNTIME_YIELD_H
 #define PAGERACE_RUNTIME_YIELD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "runtime/tsan.h"
 
@@ -187,6 +188,20 @@ void pr_block(const struct pr_site *site, const void *waitq);
 		PR__SITE(PR_K_BLOCK, tag);				\
 		pr_block(&pr__site, (const void *)(waitq));				\
 	} while (0)
+
+/*
+ * Locks (kernel/spinlock.c): a failed attempt sleeps on @lock until an
+ * unlock wakes it (pr_wake(@lock)); the step that resumes it tries again,
+ * and is a write of [@lock, + @size) for dpor.  pr_lock_taken(@lock)
+ * puts back to sleep the sleepers on @lock that were woken and have not
+ * run yet -- all of them, or with @shared (a reader took it) the ones
+ * that want it alone -- so that a resumed waiter always finds the lock
+ * free.  A daemon asleep on a lock is waiting, not idle: if no unlock can
+ * come, the run ends in a deadlock verdict.
+ */
+void pr_block_lock(const struct pr_site *site, const void *lock,
+		   size_t size, int shared);
+void pr_lock_taken(const void *lock, int shared);
 
 /* Make every context blocked on @waitq runnable again. */
 void pr_wake(const void *waitq);
