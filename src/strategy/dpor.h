@@ -25,6 +25,35 @@ struct dpor_step {
 	uint8_t spin;		/* a spin resumption */
 };
 
+/*
+ * A process's tail in the race walk (dpor_race.c): its steps after the
+ * new step's clock entry, from its latest, summarised so the walk can
+ * rule them all out at once, and the candidates it left there for the
+ * last few kinds of new step (their signatures).  Valid while last and
+ * clk match.
+ */
+#define DPOR_MEMO	8	/* kinds of new step remembered a tail */
+#define DPOR_MEMO_CAND	4	/* candidates remembered a kind */
+
+struct dpor_memo {
+	uint64_t rsig, wsig;	/* the new step's signatures, */
+	uint8_t ri;		/*  and its rule1 as e_i */
+	uint8_t n;		/* the candidates it left, latest first */
+	size_t cand[DPOR_MEMO_CAND];
+};
+
+struct dpor_tail {
+	size_t last;		/* the process's latest step, and */
+	uint32_t clk;		/*  the clock entry: the key */
+	uint32_t gen;		/* the analysis the key is of (dpor->gen) */
+	uint8_t sum;		/* rule1..wsig are set (the tail's second walk) */
+	uint8_t rule1;		/* every step's rule1 */
+	uint8_t nmemo, next;	/* memo[0..nmemo) used; the next to reuse */
+	size_t spin;		/* the latest spin resumption, or SIZE_MAX */
+	uint64_t rsig, wsig;	/* their signatures' union */
+	struct dpor_memo memo[DPOR_MEMO];
+};
+
 struct dpor_strategy {
 	struct pr_strategy base;
 	struct pr_tree tree;
@@ -42,6 +71,8 @@ struct dpor_strategy {
 	size_t *prevsame;	/* the step of the same process before k */
 	struct dpor_step *st;	/* st[k]: step k, packed */
 	size_t *cand;		/* the current step's possible races */
+	struct dpor_tail tail[PR_MAX_PROCS];
+	uint32_t gen;		/* analyses begun: dpor_tail's keys */
 	int bounded;		/* BPOR: see the header comment */
 };
 

@@ -258,6 +258,109 @@ static inline int ruled_out(const struct dpor_strategy *d, size_t j,
 }
 
 /*
+ * A new step of a process that runs alone for long (a spin or a retry
+ * loop: most of a livelocked run's 100,000 steps) finds the other
+ * processes' tails unchanged from its previous step -- the same latest
+ * step, the same clock entry -- and the same few kinds of step of its
+ * own.  So a tail met again is walked once more to summarise it (struct
+ * dpor_tail), and from then on a step that meets it asks the summary
+ * first.  Where the waker @wi is not in the tail and no spin resumption
+ * j there has nextw[j + 1] == i (if one has, the latest one has: no
+ * writing step after it before i), ruled_out() of a tail step depends
+ * on the new step's rule1 and signatures alone: then the tail is ruled
+ * out whole if their union is (the signatures' meet is monotone in their
+ * bits), and otherwise the candidates a walk left for a step with the
+ * same rule1 and signatures are its candidates.  Anything else walks the
+ * tail as before: the same candidates in the same order either way.  A
+ * tail met once (most, in executions that are not livelocked) costs the
+ * key's three stores only.
+ */
+PR_NO_TSAN static inline int tail_plain(const struct dpor_strategy *d,
+					const struct dpor_tail *tq, int q,
+					size_t i, size_t wi, int wrote,
+					const uint32_t *ci)
+{
+	return !(wi < i && d->st[wi].proc == q && d->st[wi].seq > ci[q]) &&
+	       !(tq->spin != SIZE_MAX && wrote && d->nextw[tq->spin + 1] == i);
+}
+
+/* Process @q's tail, latest first: its candidates, and its summary. */
+PR_NO_TSAN static void walk_tail(struct dpor_strategy *d,
+				 struct dpor_tail *tq, int q,
+				 const struct dpor_step *si, size_t i,
+				 size_t wi, int ri, int wrote,
+				 const uint32_t *ci, size_t *nc)
+{
+	uint64_t rs = 0, ws = 0;
+	size_t spin = SIZE_MAX;
+	uint8_t r1 = 1;
+
+	for (size_t j = tq->last; j != SIZE_MAX && d->st[j].seq > ci[q];
+	     j = d->prevsame[j]) {
+		const struct dpor_step *sj = &d->st[j];
+
+		rs |= sj->rsig;
+		ws |= sj->wsig;
+		r1 &= sj->rule1;
+		if (sj->spin && spin == SIZE_MAX)
+			spin = j;
+		if (!ruled_out(d, j, si, i, wi, ri, wrote))
+			d->cand[(*nc)++] = j;
+	}
+	tq->sum = 1;
+	tq->rule1 = r1;
+	tq->spin = spin;
+	tq->rsig = rs;
+	tq->wsig = ws;
+}
+
+/*
+ * Step @i's candidates in process @q's tail, met before in this
+ * analysis, appended to d->cand[*nc..), latest first (see above).
+ */
+PR_NO_TSAN static void tail_again(struct dpor_strategy *d,
+				  struct dpor_tail *tq, int q,
+				  const struct dpor_step *si, size_t i,
+				  size_t wi, int ri, int wrote,
+				  const uint32_t *ci, size_t *nc)
+{
+	struct dpor_memo *mo;
+	size_t n0 = *nc;
+
+	if (tq->sum) {
+		if (!tail_plain(d, tq, q, i, wi, wrote, ci)) {
+			walk_tail(d, tq, q, si, i, wi, ri, wrote, ci, nc);
+			return;
+		}
+		if (ri && tq->rule1 &&
+		    !pr_sig_meet(tq->rsig, tq->wsig, si->rsig, si->wsig))
+			return;
+		for (int k = 0; k < tq->nmemo; k++) {
+			mo = &tq->memo[k];
+			if (mo->rsig != si->rsig || mo->wsig != si->wsig ||
+			    mo->ri != ri)
+				continue;
+			for (int c = 0; c < mo->n; c++)
+				d->cand[(*nc)++] = mo->cand[c];
+			return;
+		}
+	}
+	walk_tail(d, tq, q, si, i, wi, ri, wrote, ci, nc);
+	if (*nc - n0 > DPOR_MEMO_CAND || !tail_plain(d, tq, q, i, wi, wrote, ci))
+		return;
+	if (tq->nmemo < DPOR_MEMO)
+		mo = &tq->memo[tq->nmemo++];
+	else
+		mo = &tq->memo[tq->next++ % DPOR_MEMO];
+	mo->rsig = si->rsig;
+	mo->wsig = si->wsig;
+	mo->ri = (uint8_t)ri;
+	mo->n = (uint8_t)(*nc - n0);
+	for (int c = 0; c < mo->n; c++)
+		mo->cand[c] = d->cand[n0 + c];
+}
+
+/*
  * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
  * step the walk rules out is asked of dependent_at() too, and counted in
  * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
@@ -379,6 +482,11 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		last[q] = SIZE_MAX;
 	for (size_t i = 0; i < t->fresh && i < n; i++)
 		last[t->node[i].ev.proc] = i;
+	/* Step indices name other steps now: no tail's key holds. */
+	if (++d->gen == 0) {
+		memset(d->tail, 0, sizeof(d->tail));
+		d->gen = 1;
+	}
 	for (size_t i = t->fresh; i < n; i++) {
 		const struct dpor_step *si = &d->st[i];
 		uint32_t *ci = CLK(d, i);
@@ -410,13 +518,24 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			filter_check(d, i, last, ci, present, wi, ri, wrote);
 		for (pr_procset m = present; m; m &= m - 1) {
 			int q = __builtin_ctzll(m);
+			struct dpor_tail *tq = &d->tail[q];
 
 			cs[q] = nc;
-			for (size_t j = last[q];
-			     j != SIZE_MAX && d->st[j].seq > ci[q];
-			     j = d->prevsame[j])
-				if (!ruled_out(d, j, si, i, wi, ri, wrote))
-					d->cand[nc++] = j;
+			if (tq->gen == d->gen && tq->last == last[q] &&
+			    tq->clk == ci[q]) {
+				tail_again(d, tq, q, si, i, wi, ri, wrote, ci,
+					   &nc);
+			} else {
+				tq->gen = d->gen;
+				tq->last = last[q];
+				tq->clk = ci[q];
+				tq->sum = tq->nmemo = tq->next = 0;
+				for (size_t j = last[q];
+				     j != SIZE_MAX && d->st[j].seq > ci[q];
+				     j = d->prevsame[j])
+					if (!ruled_out(d, j, si, i, wi, ri, wrote))
+						d->cand[nc++] = j;
+			}
 			ce[q] = nc;
 			if (nc > cs[q])
 				todo |= PR_PROC_BIT(q);
