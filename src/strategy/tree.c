@@ -163,25 +163,100 @@ PR_NO_TSAN static int preempts(const struct pr_tree *t,
 	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
 }
 
+/*
+ * Context @p's older-value choices in @cs (weak): how many, and the
+ * first's index in *at.
+ */
+PR_NO_TSAN static int reads_of(const struct pr_choices *cs, int p, int *at)
+{
+	int n = 0;
+
+	for (int i = 0; i < cs->n; i++) {
+		if (pr_choice_code(&cs->c[i]) < PR_CHOICE_READ ||
+		    cs->c[i].ctx != p)
+			continue;
+		if (!n++)
+			*at = i;
+	}
+	return n;
+}
+
+/*
+ * A node above the branch (d + 1 < prefix) takes the step it took last
+ * time: the program is deterministic, and the enabled set is checked.
+ * Everything else pr_tree_pick() does for such a node is the same on
+ * every replay -- its event and step count were recorded, its older
+ * values counted, its interrupts added to its backtrack set, when it was
+ * new or the branch -- so this path only checks the choices and finds
+ * the chosen one's index: nothing is written but the node's nver (the
+ * same value).  Anything unusual (a flush code not numbered yet, a
+ * mismatch: -1) goes the general way, which numbers it or reports the
+ * divergence as before.
+ */
+PR_NO_TSAN static int replay_pick(struct pr_tree *t, const struct pr_choices *cs,
+				  struct pr_tnode *nd)
+{
+	pr_procset en = 0;
+	int want = nd->chosen, idx = -1, rat = -1, nr = 0, cur = PR_NO_PROC;
+
+	for (int i = 0; i < cs->n; i++) {
+		const struct pr_choice *c = &cs->c[i];
+		int code = pr_choice_code(c), p;
+
+		if (code >= PR_CHOICE_READ) {
+			if (c->ctx == want && !nr++)
+				rat = i;
+			continue;
+		}
+		p = pr_event_proc(code);
+		if (code >= PR_CHOICE_MEM) {
+			uint8_t mp = t->mem_proc[code - PR_CHOICE_MEM];
+
+			if (!mp)
+				return -1;
+			p = mp - 1;
+		}
+		en |= PR_PROC_BIT(p);
+		if (p == want)
+			idx = i;
+	}
+	if (cs->current >= 0)
+		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
+	if (nd->enabled != en || nd->cur != cur)
+		return -1;
+	if (want >= PR_MAX_CTX)
+		nr = 0;
+	if (nd->ver >= 1 + nr)
+		return -1;
+	nd->nver = (uint8_t)(1 + nr);
+	return nd->ver ? rat + nd->ver - 1 : idx;
+}
+
 PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			    int64_t *budget)
 {
 	int idx_of[PR_MAX_PROCS];
-	/* A context's older-value choices: the first's index, and how many. */
-	int read_at[PR_MAX_CTX], nread[PR_MAX_CTX] = { 0 };
+	int read_at = 0, nread, reads = 0;
 	pr_procset en = 0;
 	struct pr_tnode *nd;
 	size_t d = t->pos;
 	int cur = PR_NO_PROC, p;
 
+	if (d + 1 < t->prefix) {
+		p = replay_pick(t, cs, &t->node[d]);
+		if (p >= 0) {
+			if (t->effects)
+				pr_effects_track(0);
+			t->pos++;
+			*budget = 1;
+			return p;
+		}
+	}
 	for (int i = 0; i < cs->n; i++) {
 		int code = pr_choice_code(&cs->c[i]);
 
 		if (code >= PR_CHOICE_READ) {
-			int c = cs->c[i].ctx;
-
-			if (!nread[c]++)
-				read_at[c] = i;
+			reads = 1;	/* counted for the chosen only */
 			continue;
 		}
 		p = pr_event_proc(code);
@@ -300,7 +375,9 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
 	}
 	/* The same on every replay of this node: the program is deterministic. */
-	nd->nver = (uint8_t)(1 + (nd->chosen < PR_MAX_CTX ? nread[nd->chosen] : 0));
+	nread = reads && nd->chosen < PR_MAX_CTX ?
+		reads_of(cs, nd->chosen, &read_at) : 0;
+	nd->nver = (uint8_t)(1 + nread);
 	if (nd->ver >= nd->nver) {
 		snprintf(t->error, t->errlen, "step %zu: the older values a load "
 			 "could read differ from the execution this one replays",
@@ -319,7 +396,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	t->pos++;
 	*budget = 1;
 	if (nd->ver)
-		return read_at[nd->chosen] + nd->ver - 1;
+		return read_at + nd->ver - 1;
 	return idx_of[nd->chosen];
 }
 
