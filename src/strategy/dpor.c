@@ -164,7 +164,8 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 
 	if (d > 0) {
 		up = &t->node[d - 1];
-		out = pr_tree_sleepers_reserve(t, up->sleep_n);
+		out = up->sleep_n ? pr_tree_sleepers_reserve(t, up->sleep_n)
+				  : NULL;	/* nothing to carry down */
 		nd = &t->node[d];
 		up = &t->node[d - 1];
 		for (uint32_t i = 0; out && i < up->sleep_n; i++) {
@@ -249,10 +250,15 @@ PR_NO_TSAN static int dpor_pick(struct pr_strategy *s, const struct pr_choices *
 
 PR_NO_TSAN static void dpor_end(struct pr_strategy *s, uint64_t steps)
 {
-	struct pr_tree *t = &((struct dpor_strategy *)s)->tree;
+	struct dpor_strategy *d = (struct dpor_strategy *)s;
+	struct pr_tree *t = &d->tree;
+	size_t fresh = t->fresh;
 
 	(void)steps;
 	pr_tree_end_run(t);
+	/* Not analysed (another shard's): its new nodes' records are not. */
+	if (t->foreign && fresh < d->kept)
+		d->kept = fresh;
 	s->foreign = t->foreign;
 	pr_effects_track(0);
 }

@@ -73,6 +73,8 @@ struct dpor_strategy {
 	size_t *cand;		/* the current step's possible races */
 	struct dpor_tail tail[PR_MAX_PROCS];
 	uint32_t gen;		/* analyses begun: dpor_tail's keys */
+	size_t kept;		/* nodes whose per-step records (bstart,
+				 * prevsame, bwake, st) are still the tree's */
 	int bounded;		/* BPOR: see the header comment */
 };
 

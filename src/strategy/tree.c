@@ -147,6 +147,12 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	return s;
 }
 
+/* A new node whose step is never taken: its event zeroed all the same. */
+PR_NO_TSAN static void ev_none(struct pr_tnode *nd)
+{
+	memset(&nd->ev, 0, sizeof(nd->ev));
+}
+
 /* Did the decision at @nd preempt the context that could have gone on? */
 /*
  * A flush chosen while the running context could go on counts too: it
@@ -320,7 +326,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			return -1;
 		}
 		nd = &t->node[d];
-		memset(nd, 0, sizeof(*nd));
+		/* Its event: pr_event_begin() below, or ev_none() if it has none. */
+		memset(nd, 0, offsetof(struct pr_tnode, ev));
 		nd->enabled = en;
 		nd->cur = (uint8_t)cur;
 		nd->chosen = PR_NO_PROC;
@@ -341,6 +348,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		p = t->policy->first(t, d);
 		nd = &t->node[d];	/* the policy may have grown arrays */
 		if (p == PR_NO_PROC) {
+			ev_none(nd);
 			t->abandoned = 1;
 			return PR_PICK_ABANDON;
 		}
@@ -350,6 +358,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->backtrack |= PR_PROC_BIT(p);
 		nd->done |= PR_PROC_BIT(p);
 		if (nd->top && nd->ntop + 1u == t->split && leaf_is_foreign(t)) {
+			ev_none(nd);
 			t->foreign = 1;
 			t->pos = d + 1;
 			return PR_PICK_ABANDON;
