@@ -39,6 +39,8 @@ struct dpor_memo {
 	uint64_t rsig, wsig;	/* the new step's signatures, */
 	uint8_t ri;		/*  and its rule1 as e_i */
 	uint8_t n;		/* the candidates it left, latest first */
+	uint8_t nodep;		/* bit c: cand[c] found independent of src */
+	size_t src;		/* the step that left them */
 	size_t cand[DPOR_MEMO_CAND];
 };
 

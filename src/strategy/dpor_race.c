@@ -319,11 +319,48 @@ PR_NO_TSAN static void walk_tail(struct dpor_strategy *d,
  * Step @i's candidates in process @q's tail, met before in this
  * analysis, appended to d->cand[*nc..), latest first (see above).
  */
-PR_NO_TSAN static void tail_again(struct dpor_strategy *d,
-				  struct dpor_tail *tq, int q,
-				  const struct dpor_step *si, size_t i,
-				  size_t wi, int ri, int wrote,
-				  const uint32_t *ci, size_t *nc)
+/*
+ * And dependent_at() of those candidates: where the tail is plain (as
+ * above), e_i neither a spin nor a sleep resumption, dependent_at(j, i)
+ * is dependent_nospin() of e_j (as the analysis sees it, fixed) and e_i,
+ * so a step whose event is the same as the one that left the candidates
+ * (@src) -- the next turn of a retry loop -- finds independent what src
+ * found independent.  memo.nodep records those.
+ */
+PR_NO_TSAN static int memo_able(const struct dpor_strategy *d, size_t i)
+{
+	const struct pr_event *e = &d->tree.node[i].ev;
+
+	return e->kind != PR_K_SPIN && e->kind != PR_K_BLOCK;
+}
+
+/* Do steps @a and @b have the same event, all dependent_nospin() reads? */
+PR_NO_TSAN static int same_step(const struct dpor_strategy *d, size_t a,
+				size_t b)
+{
+	const struct pr_event *x = &d->tree.node[a].ev, *y = &d->tree.node[b].ev;
+
+	if (x->proc != y->proc || x->kind != y->kind || x->ctx != y->ctx ||
+	    x->flags != y->flags || x->neff != y->neff || x->bit1 != y->bit1 ||
+	    x->size != y->size || x->order != y->order || x->obj != y->obj ||
+	    x->wq != y->wq || x->rsig != y->rsig || x->wsig != y->wsig ||
+	    !memo_able(d, b))
+		return 0;
+	for (int k = 0; k < x->neff; k++)
+		if (x->eff[k].obj != y->eff[k].obj ||
+		    x->eff[k].size != y->eff[k].size ||
+		    x->eff[k].kind != y->eff[k].kind ||
+		    x->eff[k].bit1 != y->eff[k].bit1)
+			return 0;
+	return 1;
+}
+
+PR_NO_TSAN static struct dpor_memo *tail_again(struct dpor_strategy *d,
+					       struct dpor_tail *tq, int q,
+					       const struct dpor_step *si,
+					       size_t i, size_t wi, int ri,
+					       int wrote, const uint32_t *ci,
+					       size_t *nc)
 {
 	struct dpor_memo *mo;
 	size_t n0 = *nc;
@@ -331,11 +368,11 @@ PR_NO_TSAN static void tail_again(struct dpor_strategy *d,
 	if (tq->sum) {
 		if (!tail_plain(d, tq, q, i, wi, wrote, ci)) {
 			walk_tail(d, tq, q, si, i, wi, ri, wrote, ci, nc);
-			return;
+			return NULL;
 		}
 		if (ri && tq->rule1 &&
 		    !pr_sig_meet(tq->rsig, tq->wsig, si->rsig, si->wsig))
-			return;
+			return NULL;
 		for (int k = 0; k < tq->nmemo; k++) {
 			mo = &tq->memo[k];
 			if (mo->rsig != si->rsig || mo->wsig != si->wsig ||
@@ -343,12 +380,12 @@ PR_NO_TSAN static void tail_again(struct dpor_strategy *d,
 				continue;
 			for (int c = 0; c < mo->n; c++)
 				d->cand[(*nc)++] = mo->cand[c];
-			return;
+			return mo->nodep && same_step(d, mo->src, i) ? mo : NULL;
 		}
 	}
 	walk_tail(d, tq, q, si, i, wi, ri, wrote, ci, nc);
 	if (*nc - n0 > DPOR_MEMO_CAND || !tail_plain(d, tq, q, i, wi, wrote, ci))
-		return;
+		return NULL;
 	if (tq->nmemo < DPOR_MEMO)
 		mo = &tq->memo[tq->nmemo++];
 	else
@@ -357,8 +394,11 @@ PR_NO_TSAN static void tail_again(struct dpor_strategy *d,
 	mo->wsig = si->wsig;
 	mo->ri = (uint8_t)ri;
 	mo->n = (uint8_t)(*nc - n0);
+	mo->nodep = 0;
+	mo->src = i;
 	for (int c = 0; c < mo->n; c++)
 		mo->cand[c] = d->cand[n0 + c];
+	return memo_able(d, i) ? mo : NULL;
 }
 
 /*
@@ -522,6 +562,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		const struct dpor_step *si = &d->st[i];
 		uint32_t *ci = CLK(d, i);
 		size_t cs[PR_MAX_PROCS], ce[PR_MAX_PROCS], nc = 0, wi;
+		size_t cs0[PR_MAX_PROCS];
+		struct dpor_memo *mq[PR_MAX_PROCS];
 		pr_procset todo = 0;
 		int ri, wrote;
 		int pi = si->proc;
@@ -551,11 +593,12 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			int q = __builtin_ctzll(m);
 			struct dpor_tail *tq = &d->tail[q];
 
-			cs[q] = nc;
+			cs[q] = cs0[q] = nc;
+			mq[q] = NULL;
 			if (tq->gen == d->gen && tq->last == last[q] &&
 			    tq->clk == ci[q]) {
-				tail_again(d, tq, q, si, i, wi, ri, wrote, ci,
-					   &nc);
+				mq[q] = tail_again(d, tq, q, si, i, wi, ri,
+						   wrote, ci, &nc);
 			} else {
 				tq->gen = d->gen;
 				tq->last = last[q];
@@ -573,8 +616,9 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		}
 		while (todo) {
 			const uint32_t *cj;
+			struct dpor_memo *mo;
 			size_t j = 0;
-			int pj = -1, dep;
+			int pj = -1, dep, c;
 
 			for (pr_procset m = todo; m; m &= m - 1) {
 				int q = __builtin_ctzll(m);
@@ -588,19 +632,28 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				todo &= ~PR_PROC_BIT(pj);
 				continue;
 			}
+			c = (int)(cs[pj] - cs0[pj]);
 			if (++cs[pj] == ce[pj])
 				todo &= ~PR_PROC_BIT(pj);
 			cj = CLK(d, j);
-			if (pj == pi || (dep = dependent_at(d, j, i)) == 0)
+			if (pj == pi)
+				continue;
+			mo = mq[pj];
+			if (mo && mo->src != i && (mo->nodep >> c & 1))
+				continue;	/* as for mo->src: independent */
+			dep = dependent_at(d, j, i);
+			if (!dep && mo && mo->src == i)
+				mo->nodep |= (uint8_t)(1u << c);
+			if (!dep)
 				continue;
 			if (nraces == d->capraces) {
-				size_t c = d->capraces ? 2 * d->capraces : 64;
-				size_t *nr = realloc(d->races, c * sizeof(*nr));
+				size_t cap = d->capraces ? 2 * d->capraces : 64;
+				size_t *nr = realloc(d->races, cap * sizeof(*nr));
 
 				if (!nr)
 					abort();	/* unsound otherwise */
 				d->races = nr;
-				d->capraces = c;
+				d->capraces = cap;
 			}
 			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
 				(d->bounded && d->bstart[j] != j &&
