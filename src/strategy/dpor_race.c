@@ -402,6 +402,64 @@ PR_NO_TSAN static struct dpor_memo *tail_again(struct dpor_strategy *d,
 }
 
 /*
+ * A process that runs alone (a livelocked run: one context's 100,000
+ * steps) meets, step after step, the same tails of every other process:
+ * while it takes step after step with no race, their keys do not change
+ * (its clock does not grow), and the union of their summaries rules a
+ * step out as tail_again() would each tail: no candidate anywhere, as
+ * the per-process walk would find.  @at: the step after which the union
+ * holds for the next step of process @pi (SIZE_MAX: none).  The waker of
+ * step i is in some tail if it is after its process's clock entry.
+ */
+struct dpor_comb {
+	size_t at;
+	int pi;
+	uint8_t rule1;
+	size_t spin;		/* the latest spin resumption of all */
+	uint64_t rsig, wsig;
+};
+
+PR_NO_TSAN static inline int comb_ruled_out(const struct dpor_strategy *d,
+					    const struct dpor_comb *cb,
+					    const struct dpor_step *si,
+					    size_t i, size_t wi, int ri,
+					    int wrote, const uint32_t *ci)
+{
+	return ri && cb->rule1 &&
+	       !(wi < i && d->st[wi].seq > ci[d->st[wi].proc]) &&
+	       !pr_sig_meet(cb->rsig, cb->wsig, si->rsig, si->wsig) &&
+	       !(cb->spin != SIZE_MAX && wrote && d->nextw[cb->spin + 1] == i);
+}
+
+/* After step @i of @pi, with no race: the union for pi's next step. */
+PR_NO_TSAN static void comb_build(const struct dpor_strategy *d,
+				  struct dpor_comb *cb, pr_procset present,
+				  const size_t *last, const uint32_t *ci,
+				  int pi, size_t i)
+{
+	cb->at = SIZE_MAX;
+	cb->rule1 = 1;
+	cb->spin = SIZE_MAX;
+	cb->rsig = cb->wsig = 0;
+	for (pr_procset m = present & ~PR_PROC_BIT(pi); m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
+		const struct dpor_tail *tq = &d->tail[q];
+
+		if (tq->gen != d->gen || tq->last != last[q] ||
+		    tq->clk != ci[q] || !tq->sum)
+			return;
+		cb->rule1 &= tq->rule1;
+		if (tq->spin != SIZE_MAX &&
+		    (cb->spin == SIZE_MAX || tq->spin > cb->spin))
+			cb->spin = tq->spin;
+		cb->rsig |= tq->rsig;
+		cb->wsig |= tq->wsig;
+	}
+	cb->pi = pi;
+	cb->at = i;
+}
+
+/*
  * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
  * step the walk rules out is asked of dependent_at() too, and counted in
  * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
@@ -440,6 +498,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], lastf[PR_MAX_PROCS], n = t->n, keep, fe;
+	struct dpor_comb comb = { .at = SIZE_MAX };
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
 
@@ -589,6 +648,11 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		wrote = (t->node[i].ev.flags & PR_EV_WROTE) != 0;
 		if (pr_dpor_filter_check)
 			filter_check(d, i, last, ci, present, wi, ri, wrote);
+		if (comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
+		    comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) {
+			comb.at = i;	/* no candidate, no race: as it was */
+			goto own;
+		}
 		for (pr_procset m = present; m; m &= m - 1) {
 			int q = __builtin_ctzll(m);
 			struct dpor_tail *tq = &d->tail[q];
@@ -665,6 +729,13 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 					ci[q] = cj[q];
 			}
 		}
+		if (nraces)
+			comb.at = SIZE_MAX;
+		else if (comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi)
+			comb.at = i;
+		else
+			comb_build(d, &comb, present, last, ci, pi, i);
+own:
 		present |= PR_PROC_BIT(pi);
 		d->st[i].seq = ++count[pi];
 		ci[pi] = d->st[i].seq;
