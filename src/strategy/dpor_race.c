@@ -460,6 +460,36 @@ PR_NO_TSAN static void comb_build(const struct dpor_strategy *d,
 }
 
 /*
+ * And a step that does meet some tail, in such a stretch -- a run of
+ * steps of one process with no race, which all meet the same tails -- is
+ * the same as an earlier step of the stretch, more often than not: the
+ * next turn of the retry loop.  Its candidates are that twin's, or fewer
+ * (the only clause of ruled_out() that a step's index decides, a spin
+ * resumption j in a tail with nextw[j + 1] == i, cannot hold for a step
+ * that writes after a twin that wrote), and dependent_at() of each is
+ * dependent_nospin() of the same two events (neither a spin nor a sleep
+ * resumption: memo_able()), with the same clock: so it has no race
+ * either.  The stretch's last DPOR_CHAIN race-free steps are kept.
+ */
+#define DPOR_CHAIN	16
+
+PR_NO_TSAN static int chain_seen(const struct dpor_strategy *d,
+				 const size_t *chain, size_t nchain, size_t i)
+{
+	const struct pr_event *e = &d->tree.node[i].ev;
+	size_t k = nchain < DPOR_CHAIN ? nchain : DPOR_CHAIN;
+
+	while (k-- > 0) {
+		const struct pr_event *x = &d->tree.node[chain[k]].ev;
+
+		if (x->rsig == e->rsig && x->wsig == e->wsig &&
+		    x->obj == e->obj && same_step(d, chain[k], i))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
  * step the walk rules out is asked of dependent_at() too, and counted in
  * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
@@ -499,6 +529,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	struct dpor_strategy *d = dpor_of(t);
 	size_t last[PR_MAX_PROCS], lastf[PR_MAX_PROCS], n = t->n, keep, fe;
 	struct dpor_comb comb = { .at = SIZE_MAX };
+	size_t chain[DPOR_CHAIN], chain_at = SIZE_MAX, nchain = 0;
+	int chain_pi = -1;
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
 
@@ -648,9 +680,16 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		wrote = (t->node[i].ev.flags & PR_EV_WROTE) != 0;
 		if (pr_dpor_filter_check)
 			filter_check(d, i, last, ci, present, wi, ri, wrote);
-		if (comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
-		    comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) {
-			comb.at = i;	/* no candidate, no race: as it was */
+		if (chain_at == SIZE_MAX || chain_at + 1 != i || chain_pi != pi)
+			nchain = 0;	/* other tails now */
+		if ((comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
+		     comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) ||
+		    (nchain && chain_seen(d, chain, nchain, i))) {
+			/* No candidate, or its twin's: no race. */
+			if (comb.at != SIZE_MAX && comb.at + 1 == i)
+				comb.at = i;
+			chain_at = i;
+			chain_pi = pi;
 			goto own;
 		}
 		for (pr_procset m = present; m; m &= m - 1) {
@@ -728,6 +767,14 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				if (cj[q] > ci[q])
 					ci[q] = cj[q];
 			}
+		}
+		if (nraces) {
+			chain_at = SIZE_MAX;
+		} else {
+			chain_at = i;
+			chain_pi = pi;
+			if (memo_able(d, i))
+				chain[nchain++ % DPOR_CHAIN] = i;
 		}
 		if (nraces)
 			comb.at = SIZE_MAX;
