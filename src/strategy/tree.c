@@ -205,22 +205,24 @@ PR_NO_TSAN static int replay_pick(struct pr_tree *t, const struct pr_choices *cs
 	pr_procset en = 0;
 	int want = nd->chosen, idx = -1, rat = -1, nr = 0, cur = PR_NO_PROC;
 
+	/* pr_choice_code() and pr_event_proc() of each choice, unfolded. */
 	for (int i = 0; i < cs->n; i++) {
 		const struct pr_choice *c = &cs->c[i];
-		int code = pr_choice_code(c), p;
+		int p;
 
-		if (code >= PR_CHOICE_READ) {
+		if (c->read > 0) {
 			if (c->ctx == want && !nr++)
 				rat = i;
 			continue;
 		}
-		p = pr_event_proc(code);
-		if (code >= PR_CHOICE_MEM) {
-			uint8_t mp = t->mem_proc[code - PR_CHOICE_MEM];
+		if (c->mem >= 0) {
+			uint8_t mp = t->mem_proc[c->ctx * PR_MEM_SLOTS + c->mem];
 
 			if (!mp)
 				return -1;
 			p = mp - 1;
+		} else {
+			p = c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
 		}
 		en |= PR_PROC_BIT(p);
 		if (p == want)
