@@ -5,7 +5,7 @@
  * steps, their races with earlier steps, and the backtrack points that
  * reverse them.  Out of dpor.c, which keeps the search's decisions.
  */
-#include "strategy/dpor.h"
+#include "strategy/dpor_tail.h"
 #include "runtime/tsan.h"
 
 #include <stdint.h>
@@ -242,254 +242,6 @@ PR_NO_TSAN static int rule1(const struct dpor_strategy *d, size_t k)
 }
 
 /*
- * May the walk in dpor_analyse() pass over step @j as independent of
- * step @i on their packed records alone?  @ri: i's rule1() as e_i (a
- * spin resumption whose waker is unknown is not), @wi: i's waker
- * (spin_writer() or bwake[]), @wrote: i wrote shared state.
- */
-static inline int ruled_out(const struct dpor_strategy *d, size_t j,
-			    const struct dpor_step *si, size_t i, size_t wi,
-			    int ri, int wrote)
-{
-	const struct dpor_step *sj = &d->st[j];
-
-	return ri && sj->rule1 && j != wi &&
-	       !pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) &&
-	       !(sj->spin && wrote && d->nextw[j + 1] == i);
-}
-
-/*
- * A new step of a process that runs alone for long (a spin or a retry
- * loop: most of a livelocked run's 100,000 steps) finds the other
- * processes' tails unchanged from its previous step -- the same latest
- * step, the same clock entry -- and the same few kinds of step of its
- * own.  So a tail met again is walked once more to summarise it (struct
- * dpor_tail), and from then on a step that meets it asks the summary
- * first.  Where the waker @wi is not in the tail and no spin resumption
- * j there has nextw[j + 1] == i (if one has, the latest one has: no
- * writing step after it before i), ruled_out() of a tail step depends
- * on the new step's rule1 and signatures alone: then the tail is ruled
- * out whole if their union is (the signatures' meet is monotone in their
- * bits), and otherwise the candidates a walk left for a step with the
- * same rule1 and signatures are its candidates.  Anything else walks the
- * tail as before: the same candidates in the same order either way.  A
- * tail met once (most, in executions that are not livelocked) costs the
- * key's three stores only.
- */
-PR_NO_TSAN static inline int tail_plain(const struct dpor_strategy *d,
-					const struct dpor_tail *tq, int q,
-					size_t i, size_t wi, int wrote,
-					const uint32_t *ci)
-{
-	return !(wi < i && d->st[wi].proc == q && d->st[wi].seq > ci[q]) &&
-	       !(tq->spin != SIZE_MAX && wrote && d->nextw[tq->spin + 1] == i);
-}
-
-/* Process @q's tail, latest first: its candidates, and its summary. */
-PR_NO_TSAN static void walk_tail(struct dpor_strategy *d,
-				 struct dpor_tail *tq, int q,
-				 const struct dpor_step *si, size_t i,
-				 size_t wi, int ri, int wrote,
-				 const uint32_t *ci, size_t *nc)
-{
-	uint64_t rs = 0, ws = 0;
-	size_t spin = SIZE_MAX;
-	uint8_t r1 = 1;
-
-	for (size_t j = tq->last; j != SIZE_MAX && d->st[j].seq > ci[q];
-	     j = d->prevsame[j]) {
-		const struct dpor_step *sj = &d->st[j];
-
-		rs |= sj->rsig;
-		ws |= sj->wsig;
-		r1 &= sj->rule1;
-		if (sj->spin && spin == SIZE_MAX)
-			spin = j;
-		if (!ruled_out(d, j, si, i, wi, ri, wrote))
-			d->cand[(*nc)++] = j;
-	}
-	tq->sum = 1;
-	tq->rule1 = r1;
-	tq->spin = spin;
-	tq->rsig = rs;
-	tq->wsig = ws;
-}
-
-/*
- * Step @i's candidates in process @q's tail, met before in this
- * analysis, appended to d->cand[*nc..), latest first (see above).
- */
-/*
- * And dependent_at() of those candidates: where the tail is plain (as
- * above), e_i neither a spin nor a sleep resumption, dependent_at(j, i)
- * is dependent_nospin() of e_j (as the analysis sees it, fixed) and e_i,
- * so a step whose event is the same as the one that left the candidates
- * (@src) -- the next turn of a retry loop -- finds independent what src
- * found independent.  memo.nodep records those.
- */
-PR_NO_TSAN static int memo_able(const struct dpor_strategy *d, size_t i)
-{
-	const struct pr_event *e = &d->tree.node[i].ev;
-
-	return e->kind != PR_K_SPIN && e->kind != PR_K_BLOCK;
-}
-
-/* Do steps @a and @b have the same event, all dependent_nospin() reads? */
-PR_NO_TSAN static int same_step(const struct dpor_strategy *d, size_t a,
-				size_t b)
-{
-	const struct pr_event *x = &d->tree.node[a].ev, *y = &d->tree.node[b].ev;
-
-	if (x->proc != y->proc || x->kind != y->kind || x->ctx != y->ctx ||
-	    x->flags != y->flags || x->neff != y->neff || x->bit1 != y->bit1 ||
-	    x->size != y->size || x->order != y->order || x->obj != y->obj ||
-	    x->wq != y->wq || x->rsig != y->rsig || x->wsig != y->wsig ||
-	    !memo_able(d, b))
-		return 0;
-	for (int k = 0; k < x->neff; k++)
-		if (x->eff[k].obj != y->eff[k].obj ||
-		    x->eff[k].size != y->eff[k].size ||
-		    x->eff[k].kind != y->eff[k].kind ||
-		    x->eff[k].bit1 != y->eff[k].bit1)
-			return 0;
-	return 1;
-}
-
-PR_NO_TSAN static struct dpor_memo *tail_again(struct dpor_strategy *d,
-					       struct dpor_tail *tq, int q,
-					       const struct dpor_step *si,
-					       size_t i, size_t wi, int ri,
-					       int wrote, const uint32_t *ci,
-					       size_t *nc)
-{
-	struct dpor_memo *mo;
-	size_t n0 = *nc;
-
-	if (tq->sum) {
-		if (!tail_plain(d, tq, q, i, wi, wrote, ci)) {
-			walk_tail(d, tq, q, si, i, wi, ri, wrote, ci, nc);
-			return NULL;
-		}
-		if (ri && tq->rule1 &&
-		    !pr_sig_meet(tq->rsig, tq->wsig, si->rsig, si->wsig))
-			return NULL;
-		for (int k = 0; k < tq->nmemo; k++) {
-			mo = &tq->memo[k];
-			if (mo->rsig != si->rsig || mo->wsig != si->wsig ||
-			    mo->ri != ri)
-				continue;
-			for (int c = 0; c < mo->n; c++)
-				d->cand[(*nc)++] = mo->cand[c];
-			return mo->nodep && same_step(d, mo->src, i) ? mo : NULL;
-		}
-	}
-	walk_tail(d, tq, q, si, i, wi, ri, wrote, ci, nc);
-	if (*nc - n0 > DPOR_MEMO_CAND || !tail_plain(d, tq, q, i, wi, wrote, ci))
-		return NULL;
-	if (tq->nmemo < DPOR_MEMO)
-		mo = &tq->memo[tq->nmemo++];
-	else
-		mo = &tq->memo[tq->next++ % DPOR_MEMO];
-	mo->rsig = si->rsig;
-	mo->wsig = si->wsig;
-	mo->ri = (uint8_t)ri;
-	mo->n = (uint8_t)(*nc - n0);
-	mo->nodep = 0;
-	mo->src = i;
-	for (int c = 0; c < mo->n; c++)
-		mo->cand[c] = d->cand[n0 + c];
-	return memo_able(d, i) ? mo : NULL;
-}
-
-/*
- * A process that runs alone (a livelocked run: one context's 100,000
- * steps) meets, step after step, the same tails of every other process:
- * while it takes step after step with no race, their keys do not change
- * (its clock does not grow), and the union of their summaries rules a
- * step out as tail_again() would each tail: no candidate anywhere, as
- * the per-process walk would find.  @at: the step after which the union
- * holds for the next step of process @pi (SIZE_MAX: none).  The waker of
- * step i is in some tail if it is after its process's clock entry.
- */
-struct dpor_comb {
-	size_t at;
-	int pi;
-	uint8_t rule1;
-	size_t spin;		/* the latest spin resumption of all */
-	uint64_t rsig, wsig;
-};
-
-PR_NO_TSAN static inline int comb_ruled_out(const struct dpor_strategy *d,
-					    const struct dpor_comb *cb,
-					    const struct dpor_step *si,
-					    size_t i, size_t wi, int ri,
-					    int wrote, const uint32_t *ci)
-{
-	return ri && cb->rule1 &&
-	       !(wi < i && d->st[wi].seq > ci[d->st[wi].proc]) &&
-	       !pr_sig_meet(cb->rsig, cb->wsig, si->rsig, si->wsig) &&
-	       !(cb->spin != SIZE_MAX && wrote && d->nextw[cb->spin + 1] == i);
-}
-
-/* After step @i of @pi, with no race: the union for pi's next step. */
-PR_NO_TSAN static void comb_build(const struct dpor_strategy *d,
-				  struct dpor_comb *cb, pr_procset present,
-				  const size_t *last, const uint32_t *ci,
-				  int pi, size_t i)
-{
-	cb->at = SIZE_MAX;
-	cb->rule1 = 1;
-	cb->spin = SIZE_MAX;
-	cb->rsig = cb->wsig = 0;
-	for (pr_procset m = present & ~PR_PROC_BIT(pi); m; m &= m - 1) {
-		int q = __builtin_ctzll(m);
-		const struct dpor_tail *tq = &d->tail[q];
-
-		if (tq->gen != d->gen || tq->last != last[q] ||
-		    tq->clk != ci[q] || !tq->sum)
-			return;
-		cb->rule1 &= tq->rule1;
-		if (tq->spin != SIZE_MAX &&
-		    (cb->spin == SIZE_MAX || tq->spin > cb->spin))
-			cb->spin = tq->spin;
-		cb->rsig |= tq->rsig;
-		cb->wsig |= tq->wsig;
-	}
-	cb->pi = pi;
-	cb->at = i;
-}
-
-/*
- * And a step that does meet some tail, in such a stretch -- a run of
- * steps of one process with no race, which all meet the same tails -- is
- * the same as an earlier step of the stretch, more often than not: the
- * next turn of the retry loop.  Its candidates are that twin's, or fewer
- * (the only clause of ruled_out() that a step's index decides, a spin
- * resumption j in a tail with nextw[j + 1] == i, cannot hold for a step
- * that writes after a twin that wrote), and dependent_at() of each is
- * dependent_nospin() of the same two events (neither a spin nor a sleep
- * resumption: memo_able()), with the same clock: so it has no race
- * either.  The stretch's last DPOR_CHAIN race-free steps are kept.
- */
-#define DPOR_CHAIN	16
-
-PR_NO_TSAN static int chain_seen(const struct dpor_strategy *d,
-				 const size_t *chain, size_t nchain, size_t i)
-{
-	const struct pr_event *e = &d->tree.node[i].ev;
-	size_t k = nchain < DPOR_CHAIN ? nchain : DPOR_CHAIN;
-
-	while (k-- > 0) {
-		const struct pr_event *x = &d->tree.node[chain[k]].ev;
-
-		if (x->rsig == e->rsig && x->wsig == e->wsig &&
-		    x->obj == e->obj && same_step(d, chain[k], i))
-			return 1;
-	}
-	return 0;
-}
-
-/*
  * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
  * step the walk rules out is asked of dependent_at() too, and counted in
  * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
@@ -515,7 +267,7 @@ PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
 
 			if (pr_dpor_filter_check == 2 ?
 			    pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) :
-			    !ruled_out(d, j, si, i, wi, ri, wrote))
+			    !dpor_ruled_out(d, j, si, i, wi, ri, wrote))
 				continue;
 			pr_dpor_filter_out++;
 			if (dependent_at(d, j, i))
@@ -683,8 +435,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		if (chain_at == SIZE_MAX || chain_at + 1 != i || chain_pi != pi)
 			nchain = 0;	/* other tails now */
 		if ((comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
-		     comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) ||
-		    (nchain && chain_seen(d, chain, nchain, i))) {
+		     dpor_comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) ||
+		    (nchain && dpor_chain_seen(d, chain, nchain, i))) {
 			/* No candidate, or its twin's: no race. */
 			if (comb.at != SIZE_MAX && comb.at + 1 == i)
 				comb.at = i;
@@ -700,7 +452,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			mq[q] = NULL;
 			if (tq->gen == d->gen && tq->last == last[q] &&
 			    tq->clk == ci[q]) {
-				mq[q] = tail_again(d, tq, q, si, i, wi, ri,
+				mq[q] = dpor_tail_again(d, tq, q, si, i, wi, ri,
 						   wrote, ci, &nc);
 			} else {
 				tq->gen = d->gen;
@@ -710,7 +462,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				for (size_t j = last[q];
 				     j != SIZE_MAX && d->st[j].seq > ci[q];
 				     j = d->prevsame[j])
-					if (!ruled_out(d, j, si, i, wi, ri, wrote))
+					if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote))
 						d->cand[nc++] = j;
 			}
 			ce[q] = nc;
@@ -773,7 +525,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		} else {
 			chain_at = i;
 			chain_pi = pi;
-			if (memo_able(d, i))
+			if (dpor_memo_able(d, i))
 				chain[nchain++ % DPOR_CHAIN] = i;
 		}
 		if (nraces)
@@ -781,7 +533,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		else if (comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi)
 			comb.at = i;
 		else
-			comb_build(d, &comb, present, last, ci, pi, i);
+			dpor_comb_build(d, &comb, present, last, ci, pi, i);
 own:
 		present |= PR_PROC_BIT(pi);
 		d->st[i].seq = ++count[pi];
