@@ -276,6 +276,38 @@ PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
 	}
 }
 
+/*
+ * Checking (pr_dpor_short_check, dpor_tail.h): a candidate passed over
+ * as its twin found it, and a step passed over whole, asked of
+ * dependent_at() all the same.
+ */
+PR_NO_TSAN static void short_dep(const struct dpor_strategy *d, size_t j,
+				 size_t i)
+{
+	pr_dpor_short_used++;
+	if (dependent_at(d, j, i))
+		pr_dpor_short_wrong++;
+}
+
+PR_NO_TSAN static void short_step(const struct dpor_strategy *d, size_t i,
+				  const size_t *last, const uint32_t *ci,
+				  pr_procset present, size_t wi, int ri,
+				  int wrote)
+{
+	const struct dpor_step *si = &d->st[i];
+
+	pr_dpor_short_used++;
+	for (pr_procset m = present & ~PR_PROC_BIT(si->proc); m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
+
+		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > ci[q];
+		     j = d->prevsame[j])
+			if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote) &&
+			    dependent_at(d, j, i))
+				pr_dpor_short_wrong++;
+	}
+}
+
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
@@ -438,6 +470,9 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		     dpor_comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) ||
 		    (nchain && dpor_chain_seen(d, chain, nchain, i))) {
 			/* No candidate, or its twin's: no race. */
+			if (pr_dpor_short_check)
+				short_step(d, i, last, ci, present, wi, ri,
+					   wrote);
 			if (comb.at != SIZE_MAX && comb.at + 1 == i)
 				comb.at = i;
 			chain_at = i;
@@ -494,8 +529,11 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			if (pj == pi)
 				continue;
 			mo = mq[pj];
-			if (mo && mo->src != i && (mo->nodep >> c & 1))
+			if (mo && mo->src != i && (mo->nodep >> c & 1)) {
+				if (pr_dpor_short_check)
+					short_dep(d, j, i);
 				continue;	/* as for mo->src: independent */
+			}
 			dep = dependent_at(d, j, i);
 			if (!dep && mo && mo->src == i)
 				mo->nodep |= (uint8_t)(1u << c);

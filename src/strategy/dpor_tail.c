@@ -104,6 +104,33 @@ PR_NO_TSAN static int same_step(const struct dpor_strategy *d, size_t a,
 	return 1;
 }
 
+int pr_dpor_short_check;
+unsigned long long pr_dpor_short_used, pr_dpor_short_wrong;
+
+/* Checking (pr_dpor_short_check): the walk of q's tail, against @got. */
+PR_NO_TSAN static void verify_tail(const struct dpor_strategy *d, int q,
+				   size_t lastq, const struct dpor_step *si,
+				   size_t i, size_t wi, int ri, int wrote,
+				   const uint32_t *ci, const size_t *got,
+				   size_t ngot)
+{
+	size_t k = 0;
+
+	pr_dpor_short_used++;
+	for (size_t j = lastq; j != SIZE_MAX && d->st[j].seq > ci[q];
+	     j = d->prevsame[j]) {
+		if (dpor_ruled_out(d, j, si, i, wi, ri, wrote))
+			continue;
+		if (k == ngot || got[k] != j) {
+			pr_dpor_short_wrong++;
+			return;
+		}
+		k++;
+	}
+	if (k != ngot)
+		pr_dpor_short_wrong++;
+}
+
 PR_NO_TSAN struct dpor_memo *dpor_tail_again(struct dpor_strategy *d,
 					     struct dpor_tail *tq, int q,
 					     const struct dpor_step *si,
@@ -120,8 +147,12 @@ PR_NO_TSAN struct dpor_memo *dpor_tail_again(struct dpor_strategy *d,
 			return NULL;
 		}
 		if (ri && tq->rule1 &&
-		    !pr_sig_meet(tq->rsig, tq->wsig, si->rsig, si->wsig))
+		    !pr_sig_meet(tq->rsig, tq->wsig, si->rsig, si->wsig)) {
+			if (pr_dpor_short_check)
+				verify_tail(d, q, tq->last, si, i, wi, ri,
+					    wrote, ci, NULL, 0);
 			return NULL;
+		}
 		for (int k = 0; k < tq->nmemo; k++) {
 			mo = &tq->memo[k];
 			if (mo->rsig != si->rsig || mo->wsig != si->wsig ||
@@ -129,6 +160,9 @@ PR_NO_TSAN struct dpor_memo *dpor_tail_again(struct dpor_strategy *d,
 				continue;
 			for (int c = 0; c < mo->n; c++)
 				d->cand[(*nc)++] = mo->cand[c];
+			if (pr_dpor_short_check)
+				verify_tail(d, q, tq->last, si, i, wi, ri,
+					    wrote, ci, &d->cand[n0], mo->n);
 			return mo->nodep && same_step(d, mo->src, i) ? mo : NULL;
 		}
 	}
@@ -188,8 +222,11 @@ PR_NO_TSAN int dpor_chain_seen(const struct dpor_strategy *d, const size_t *chai
 	while (k-- > 0) {
 		const struct pr_event *x = &d->tree.node[chain[k]].ev;
 
-		if (x->rsig == e->rsig && x->wsig == e->wsig &&
-		    x->obj == e->obj && same_step(d, chain[k], i))
+		if (x->rsig != e->rsig || x->wsig != e->wsig)
+			continue;
+		if (pr_dpor_short_check == 2)	/* planted: unsound */
+			return 1;
+		if (x->obj == e->obj && same_step(d, chain[k], i))
 			return 1;
 	}
 	return 0;

@@ -95,9 +95,9 @@ int dpor_chain_seen(const struct dpor_strategy *d, const size_t *chain,
  * shortcut taken is checked against the walk it saves -- the same
  * candidates, or, for a step passed over whole or a candidate found
  * independent by its twin, dependent_at() asked all the same -- and
- * counted in pr_dpor_short_wrong where they differ.  2 plants an unsound
- * shortcut (a twin by its signatures alone), which the count must catch;
- * the search itself is not changed.
+ * counted in pr_dpor_short_wrong where they differ; the search is not
+ * changed.  2 plants an unsound shortcut (a twin by its signatures
+ * alone), which the count must catch, and which does change the search.
  */
 extern int pr_dpor_short_check;
 extern unsigned long long pr_dpor_short_used, pr_dpor_short_wrong;
