@@ -59,9 +59,17 @@ struct dpor_tail {
 struct dpor_strategy {
 	struct pr_strategy base;
 	struct pr_tree tree;
-	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
+	uint32_t *clk;		/* clk[i * wcol + col[q]]: events of q that
 				 * happen before or are event i */
 	size_t capclk;
+	/*
+	 * The clocks' columns: one a process the analysis has met, given
+	 * in the order met; column 0 stays 0 (a process not met yet).  A
+	 * row was 64 entries, 256 bytes a step -- a livelocked run's
+	 * 100,000 new steps wrote 25 MB of clocks, most of them zeros.
+	 */
+	uint8_t col[PR_MAX_PROCS];
+	unsigned ncol, wcol;	/* columns given (with 0), and a row's width */
 	size_t *races;		/* the current step's, during analysis */
 	size_t capraces;
 	size_t *nextw;		/* nextw[k]: the first writing step >= k */
@@ -80,7 +88,9 @@ struct dpor_strategy {
 	int bounded;		/* BPOR: see the header comment */
 };
 
-#define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
+#define CLK(d, i)	(&(d)->clk[(size_t)(i) * (d)->wcol])
+/* Process @q's entry of clock @c. */
+#define CLKQ(d, c, q)	((c)[(d)->col[q]])
 
 static inline struct dpor_strategy *dpor_of(struct pr_tree *t)
 {
@@ -92,7 +102,7 @@ static inline struct dpor_strategy *dpor_of(struct pr_tree *t)
 static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 			  size_t j, int pj)
 {
-	return d->st[j].seq <= c[pj];
+	return d->st[j].seq <= CLKQ(d, c, pj);
 }
 
 /* dpor_race.c: the race analysis after each execution (the policy's). */

@@ -36,7 +36,7 @@ PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
 			continue;	/* not its first step in v */
 		/* An initial: no earlier step of v happens before it. */
 		for (int q = 0; q < ninv && initial; q++)
-			initial = firstv[inv[q]] > ck[inv[q]];
+			initial = firstv[inv[q]] > CLKQ(d, ck, inv[q]);
 		if (initial)
 			initials |= PR_PROC_BIT(pk);
 		seen |= PR_PROC_BIT(pk);
@@ -261,7 +261,7 @@ PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
 	for (pr_procset m = present; m; m &= m - 1) {
 		int q = __builtin_ctzll(m);
 
-		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > ci[q];
+		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
 		     j = d->prevsame[j]) {
 			const struct dpor_step *sj = &d->st[j];
 
@@ -300,12 +300,55 @@ PR_NO_TSAN static void short_step(const struct dpor_strategy *d, size_t i,
 	for (pr_procset m = present & ~PR_PROC_BIT(si->proc); m; m &= m - 1) {
 		int q = __builtin_ctzll(m);
 
-		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > ci[q];
+		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
 		     j = d->prevsame[j])
 			if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote) &&
 			    dependent_at(d, j, i))
 				pr_dpor_short_wrong++;
 	}
+}
+
+/*
+ * Columns for the processes of nodes [@from, n) not met before (those
+ * above @from were analysed), and rows wide enough for them: rows
+ * [0, @rows) -- the replayed prefix's, which the analysis reads -- move
+ * to their wider places, the new columns 0 (no event of a process not
+ * met).  -1 if out of memory.
+ */
+PR_NO_TSAN static int clk_columns(struct dpor_strategy *d, size_t from,
+				  size_t n, size_t rows)
+{
+	const struct pr_tree *t = &d->tree;
+	unsigned w;
+	uint32_t *nc;
+
+	if (!d->ncol)
+		d->ncol = 1;	/* column 0: always 0 */
+	for (size_t k = from; k < n; k++) {
+		int p = t->node[k].ev.proc;
+
+		if (!d->col[p])
+			d->col[p] = (uint8_t)d->ncol++;
+	}
+	if (d->ncol <= d->wcol)
+		return 0;
+	w = d->wcol ? d->wcol : 8;
+	while (w < d->ncol)
+		w *= 2;
+	if (d->capclk) {
+		nc = realloc(d->clk, d->capclk * w * sizeof(*nc));
+		if (!nc)
+			return -1;
+		for (size_t r = rows; r-- > 0;) {
+			memmove(&nc[r * w], &nc[r * d->wcol],
+				d->wcol * sizeof(*nc));
+			memset(&nc[r * w + d->wcol], 0,
+			       (w - d->wcol) * sizeof(*nc));
+		}
+		d->clk = nc;
+	}
+	d->wcol = w;
+	return 0;
 }
 
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
@@ -318,6 +361,14 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
 
+	keep = d->kept < t->fresh ? d->kept : t->fresh;
+	fe = t->fresh < n ? t->fresh : n;
+	if (keep > fe)
+		keep = fe;
+	if (clk_columns(d, keep, n, fe < d->capclk ? fe : d->capclk) < 0) {
+		d->kept = 0;
+		return;		/* no analysis: fewer backtracks */
+	}
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc;
@@ -327,7 +378,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 
 		while (c < n)
 			c *= 2;
-		nc = realloc(d->clk, c * PR_MAX_PROCS * sizeof(*nc));
+		nc = realloc(d->clk, c * d->wcol * sizeof(*nc));
 		if (nc)
 			d->clk = nc;
 		nt = realloc(d->st, c * sizeof(*nt));
@@ -366,10 +417,6 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	 * recomputed.  The replayed prefix was 80% of mixed's steps, and
 	 * recomputing its records each execution a tenth of dpor's work there.
 	 */
-	keep = d->kept < t->fresh ? d->kept : t->fresh;
-	fe = t->fresh < n ? t->fresh : n;
-	if (keep > fe)
-		keep = fe;
 	for (size_t k = keep; k < n; k++)
 		d->bstart[k] = k == 0 || t->node[k].chosen != t->node[k].cur ?
 			       k : d->bstart[k - 1];
@@ -445,9 +492,9 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		size_t nraces = 0;
 
 		if (last[pi] != SIZE_MAX)
-			memcpy(ci, CLK(d, last[pi]), PR_MAX_PROCS * sizeof(*ci));
+			memcpy(ci, CLK(d, last[pi]), d->wcol * sizeof(*ci));
 		else
-			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
+			memset(ci, 0, d->wcol * sizeof(*ci));
 		/*
 		 * The steps not yet known to happen before e_i, latest first:
 		 * of process q, those after its ci[q]-th.  Once one of q's is
@@ -486,16 +533,16 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			cs[q] = cs0[q] = nc;
 			mq[q] = NULL;
 			if (tq->gen == d->gen && tq->last == last[q] &&
-			    tq->clk == ci[q]) {
+			    tq->clk == CLKQ(d, ci, q)) {
 				mq[q] = dpor_tail_again(d, tq, q, si, i, wi, ri,
 						   wrote, ci, &nc);
 			} else {
 				tq->gen = d->gen;
 				tq->last = last[q];
-				tq->clk = ci[q];
+				tq->clk = CLKQ(d, ci, q);
 				tq->sum = tq->nmemo = tq->next = 0;
 				for (size_t j = last[q];
-				     j != SIZE_MAX && d->st[j].seq > ci[q];
+				     j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
 				     j = d->prevsame[j])
 					if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote))
 						d->cand[nc++] = j;
@@ -551,12 +598,10 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
 				(d->bounded && d->bstart[j] != j &&
 				 !dpor_movable(d, j, i, ci) ? PR_NOCONS : 0);
-			for (pr_procset m = present; m; m &= m - 1) {
-				int q = __builtin_ctzll(m);
-
-				if (cj[q] > ci[q])
-					ci[q] = cj[q];
-			}
+			/* Columns of processes not yet present are 0 in both. */
+			for (unsigned w = 1; w < d->ncol; w++)
+				if (cj[w] > ci[w])
+					ci[w] = cj[w];
 		}
 		if (nraces) {
 			chain_at = SIZE_MAX;
@@ -575,7 +620,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 own:
 		present |= PR_PROC_BIT(pi);
 		d->st[i].seq = ++count[pi];
-		ci[pi] = d->st[i].seq;
+		CLKQ(d, ci, pi) = d->st[i].seq;
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
 			if (d->races[r] & PR_NOREV)

@@ -34,7 +34,7 @@ PR_NO_TSAN static inline int tail_plain(const struct dpor_strategy *d,
 					size_t i, size_t wi, int wrote,
 					const uint32_t *ci)
 {
-	return !(wi < i && d->st[wi].proc == q && d->st[wi].seq > ci[q]) &&
+	return !(wi < i && d->st[wi].proc == q && d->st[wi].seq > CLKQ(d, ci, q)) &&
 	       !(tq->spin != SIZE_MAX && wrote && d->nextw[tq->spin + 1] == i);
 }
 
@@ -49,7 +49,7 @@ PR_NO_TSAN static void walk_tail(struct dpor_strategy *d,
 	size_t spin = SIZE_MAX;
 	uint8_t r1 = 1;
 
-	for (size_t j = tq->last; j != SIZE_MAX && d->st[j].seq > ci[q];
+	for (size_t j = tq->last; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
 	     j = d->prevsame[j]) {
 		const struct dpor_step *sj = &d->st[j];
 
@@ -117,7 +117,7 @@ PR_NO_TSAN static void verify_tail(const struct dpor_strategy *d, int q,
 	size_t k = 0;
 
 	pr_dpor_short_used++;
-	for (size_t j = lastq; j != SIZE_MAX && d->st[j].seq > ci[q];
+	for (size_t j = lastq; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
 	     j = d->prevsame[j]) {
 		if (dpor_ruled_out(d, j, si, i, wi, ri, wrote))
 			continue;
@@ -199,7 +199,7 @@ PR_NO_TSAN void dpor_comb_build(const struct dpor_strategy *d,
 		const struct dpor_tail *tq = &d->tail[q];
 
 		if (tq->gen != d->gen || tq->last != last[q] ||
-		    tq->clk != ci[q] || !tq->sum)
+		    tq->clk != CLKQ(d, ci, q) || !tq->sum)
 			return;
 		cb->rule1 &= tq->rule1;
 		if (tq->spin != SIZE_MAX &&

@@ -52,7 +52,7 @@ PR_NO_TSAN static inline int dpor_comb_ruled_out(const struct dpor_strategy *d,
 						 int wrote, const uint32_t *ci)
 {
 	return ri && cb->rule1 &&
-	       !(wi < i && d->st[wi].seq > ci[d->st[wi].proc]) &&
+	       !(wi < i && d->st[wi].seq > CLKQ(d, ci, d->st[wi].proc)) &&
 	       !pr_sig_meet(cb->rsig, cb->wsig, si->rsig, si->wsig) &&
 	       !(cb->spin != SIZE_MAX && wrote && d->nextw[cb->spin + 1] == i);
 }
