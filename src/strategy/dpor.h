@@ -23,6 +23,7 @@ struct dpor_step {
 	uint8_t proc;
 	uint8_t rule1;		/* rule 1 alone, but for some pairs (rule1()) */
 	uint8_t spin;		/* a spin resumption */
+	uint8_t wrote;		/* PR_EV_WROTE: wrote shared state */
 };
 
 /*

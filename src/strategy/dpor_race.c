@@ -20,15 +20,14 @@
 PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
 					 size_t j, size_t i)
 {
-	const struct pr_tree *t = &d->tree;
 	uint32_t firstv[PR_MAX_PROCS];
 	int inv[PR_MAX_PROCS], ninv = 0;
 	pr_procset initials = 0, seen = 0;
-	int pj = t->node[j].ev.proc;
+	int pj = d->st[j].proc;
 
 	for (size_t k = j + 1; k <= i; k++) {
 		const uint32_t *ck = CLK(d, k);
-		int pk = t->node[k].ev.proc, initial = 1;
+		int pk = d->st[k].proc, initial = 1;
 
 		if (k < i && covered(ck, d, j, pj))
 			continue;	/* happens after e_j: not in v */
@@ -133,32 +132,29 @@ PR_NO_TSAN static int waker_commutes(const struct dpor_strategy *d, size_t k,
 	return !dependent_nospin(w, &r);
 }
 
-PR_NO_TSAN static void bwake_compute(struct dpor_strategy *d, size_t from,
-				     size_t n)
+/* bwake[i] (prevsame[i] and the nodes before i set). */
+PR_NO_TSAN static void bwake_one(struct dpor_strategy *d, size_t i)
 {
 	const struct pr_tree *t = &d->tree;
+	const struct pr_event *r = &t->node[i].ev;
+	size_t s = d->prevsame[i];
 
-	for (size_t i = from; i < n; i++) {
-		const struct pr_event *r = &t->node[i].ev;
-		size_t s = d->prevsame[i];
+	d->bwake[i] = SIZE_MAX;
+	if (r->kind != PR_K_BLOCK || s == SIZE_MAX ||
+	    !(t->node[s].ev.flags & PR_EV_BLOCKS) ||
+	    t->node[s].ev.wq != r->obj)
+		return;
+	for (size_t k = s + 1; k < i; k++) {
+		const struct pr_event *w = &t->node[k].ev;
 
-		d->bwake[i] = SIZE_MAX;
-		if (r->kind != PR_K_BLOCK || s == SIZE_MAX ||
-		    !(t->node[s].ev.flags & PR_EV_BLOCKS) ||
-		    t->node[s].ev.wq != r->obj)
-			continue;
-		for (size_t k = s + 1; k < i; k++) {
-			const struct pr_event *w = &t->node[k].ev;
-
-			/* Its wake-ups unrecorded: it may be the one. */
-			if (w->flags & PR_EV_ALL)
+		/* Its wake-ups unrecorded: it may be the one. */
+		if (w->flags & PR_EV_ALL)
+			break;
+		if (w->proc != r->proc && pr_event_wakes(w, r->obj)) {
+			if (!waker_commutes(d, k, i))
 				break;
-			if (w->proc != r->proc && pr_event_wakes(w, r->obj)) {
-				if (!waker_commutes(d, k, i))
-					break;
-				d->bwake[i] = k;
-				break;
-			}
+			d->bwake[i] = k;
+			break;
 		}
 	}
 }
@@ -354,7 +350,8 @@ PR_NO_TSAN static int clk_columns(struct dpor_strategy *d, size_t from,
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
-	size_t last[PR_MAX_PROCS], lastf[PR_MAX_PROCS], n = t->n, keep, fe;
+	size_t last[PR_MAX_PROCS], lastf[PR_MAX_PROCS], lspin[PR_MAX_PROCS];
+	size_t n = t->n, keep, fe;
 	struct dpor_comb comb = { .at = SIZE_MAX };
 	size_t chain[DPOR_CHAIN], chain_at = SIZE_MAX, nchain = 0;
 	int chain_pi = -1;
@@ -417,53 +414,47 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	 * recomputed.  The replayed prefix was 80% of mixed's steps, and
 	 * recomputing its records each execution a tenth of dpor's work there.
 	 */
-	for (size_t k = keep; k < n; k++)
-		d->bstart[k] = k == 0 || t->node[k].chosen != t->node[k].cur ?
-			       k : d->bstart[k - 1];
-	d->nextw[n] = n;
-	for (size_t k = n; k-- > keep;)
-		d->nextw[k] = (t->node[k].ev.flags & PR_EV_WROTE) ? k
-							       : d->nextw[k + 1];
-	for (size_t k = keep; k-- > 0;) {
-		if (t->node[k].ev.flags & PR_EV_WROTE) {
-			d->nextw[k] = k;	/* and so on up: as they were */
-			break;
-		}
-		d->nextw[k] = d->nextw[k + 1];
-	}
 	for (int q = 0; q < PR_MAX_PROCS; q++)
-		last[q] = SIZE_MAX;
-	for (size_t k = 0; k < n; k++) {
-		int pk = t->node[k].ev.proc;
-
-		if (!is_spin(&t->node[k].ev))
-			continue;
-		d->pspin[k] = last[pk];
-		last[pk] = k;
-	}
-	for (int q = 0; q < PR_MAX_PROCS; q++)
-		last[q] = SIZE_MAX;
+		last[q] = lspin[q] = SIZE_MAX;
 	/* The replayed prefix's steps and clocks are the last execution's. */
 	for (size_t i = 0; i < keep; i++) {
-		int pi = d->st[i].proc;
+		const struct dpor_step *si = &d->st[i];
 
-		last[pi] = i;
-		count[pi]++;
-		present |= PR_PROC_BIT(pi);
+		last[si->proc] = i;
+		count[si->proc]++;
+		present |= PR_PROC_BIT(si->proc);
+		if (si->spin)
+			lspin[si->proc] = i;
 	}
+	/*
+	 * One pass over the other nodes, each read once: a livelocked run's
+	 * 100,000 nodes are 33 MB, and a pass over them each for bstart,
+	 * pspin, prevsame, bwake and rule1 (and nextw) cost more than its
+	 * instructions.  Later passes read the packed st[].
+	 */
 	for (size_t i = keep; i < n; i++) {
-		const struct pr_event *ei = &t->node[i].ev;
+		const struct pr_tnode *nd = &t->node[i];
+		const struct pr_event *ei = &nd->ev;
 		struct dpor_step *si = &d->st[i];
 		int pi = ei->proc;
 
 		if (i == fe)	/* each process's last step before the new */
 			memcpy(lastf, last, sizeof(last));
+		d->bstart[i] = i == 0 || nd->chosen != nd->cur ?
+			       i : d->bstart[i - 1];
 		d->prevsame[i] = last[pi];
 		last[pi] = i;
 		si->rsig = ei->rsig;
 		si->wsig = ei->wsig;
 		si->proc = ei->proc;
 		si->spin = is_spin(ei);
+		si->wrote = (ei->flags & PR_EV_WROTE) != 0;
+		if (si->spin) {
+			d->pspin[i] = lspin[pi];
+			lspin[pi] = i;
+		}
+		bwake_one(d, i);
+		si->rule1 = (uint8_t)rule1(d, i);
 		if (i >= t->fresh)
 			continue;
 		count[pi]++;
@@ -471,9 +462,16 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	}
 	if (fe < n)
 		memcpy(last, lastf, sizeof(last));
-	bwake_compute(d, keep, n);
-	for (size_t k = keep; k < n; k++)
-		d->st[k].rule1 = (uint8_t)rule1(d, k);
+	d->nextw[n] = n;
+	for (size_t k = n; k-- > keep;)
+		d->nextw[k] = d->st[k].wrote ? k : d->nextw[k + 1];
+	for (size_t k = keep; k-- > 0;) {
+		if (d->st[k].wrote) {
+			d->nextw[k] = k;	/* and so on up: as they were */
+			break;
+		}
+		d->nextw[k] = d->nextw[k + 1];
+	}
 	d->kept = n;
 	/* Step indices name other steps now: no tail's key holds. */
 	if (++d->gen == 0) {
@@ -508,7 +506,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		 */
 		ri = si->rule1 && !(si->spin && spin_writer(d, i) >= i);
 		wi = si->spin ? spin_writer(d, i) : d->bwake[i];
-		wrote = (t->node[i].ev.flags & PR_EV_WROTE) != 0;
+		wrote = si->wrote;
 		if (pr_dpor_filter_check)
 			filter_check(d, i, last, ci, present, wi, ri, wrote);
 		if (chain_at == SIZE_MAX || chain_at + 1 != i || chain_pi != pi)
