@@ -158,7 +158,7 @@ PR_NO_TSAN static int preferred(struct pr_tree *t, const struct pr_tnode *nd,
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d], *up;
-	struct pr_event *out;
+	uint32_t *out;
 	pr_procset awake;
 	int bounded = dpor_of(t)->bounded, p, forced = 0;
 
@@ -170,7 +170,7 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 		up = &t->node[d - 1];
 		for (uint32_t i = 0; out && i < up->sleep_n; i++) {
 			size_t k = up->sleep_off + i;
-			const struct pr_event *s = &t->sleepers[k];
+			const struct pr_event *s = pr_tree_sleeper(t, k);
 			int8_t c = t->sleepcost[k];
 
 			if (s->proc == up->chosen || pr_dependent(s, &up->ev))
@@ -180,7 +180,7 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 				continue;
 			t->sleepcost[t->nsleepers] = c;
 			t->sleeporig[t->nsleepers] = t->sleeporig[k];
-			t->sleepers[t->nsleepers++] = *s;
+			t->sleepers[t->nsleepers++] = t->sleepers[k];
 			nd->sleep_n++;
 			if (c < 0)
 				nd->sleep |= PR_PROC_BIT(s->proc);

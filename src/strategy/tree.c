@@ -11,7 +11,8 @@
  *  - done is a subset of backtrack; the choice of a node is in done.
  *  - A node's sleeping steps are tree.sleepers[sleep_off, + sleep_n), and
  *    deeper nodes' come after them, so truncating to a node frees its
- *    descendants' at once.
+ *    descendants' at once; the steps themselves are in tree.pool, a
+ *    node's from its ancestors' pool_end to its own.
  */
 #include "strategy/tree.h"
 #include "runtime/effects.h"
@@ -35,6 +36,7 @@ PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
 {
 	free(t->node);
 	free(t->sleepers);
+	free(t->pool);
 	free(t->sleepcost);
 	free(t->sleeporig);
 	memset(t, 0, sizeof(*t));
@@ -85,7 +87,7 @@ PR_NO_TSAN static int grow(void **p, size_t *cap, size_t want, size_t elem)
 	return 0;
 }
 
-PR_NO_TSAN struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
+PR_NO_TSAN uint32_t *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
 {
 	size_t cap = t->capsleepers;
 
@@ -118,7 +120,7 @@ PR_NO_TSAN void pr_tree_take_psleeper(struct pr_tree *t, struct pr_tnode *nd,
 	for (uint32_t i = 0; i < nd->sleep_n; i++) {
 		size_t k = nd->sleep_off + i;
 
-		if (t->sleepers[k].proc == p && t->sleepcost[k] >= 0 &&
+		if (pr_tree_sleeper(t, k)->proc == p && t->sleepcost[k] >= 0 &&
 		    (!found || t->sleeporig[k] > orig)) {
 			orig = t->sleeporig[k];
 			found = 1;
@@ -334,6 +336,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->cur = (uint8_t)cur;
 		nd->chosen = PR_NO_PROC;
 		nd->sleep_off = t->nsleepers;
+		nd->pool_end = (uint32_t)t->npool;
 		if (d > 0) {
 			const struct pr_tnode *up = &t->node[d - 1];
 
@@ -423,6 +426,16 @@ PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
 	return PR_PROC_BIT(nd->cur);
 }
 
+/* Put step @e in the pool (next_branch); -1 if out of memory. */
+PR_NO_TSAN static int pool_add(struct pr_tree *t, const struct pr_event *e)
+{
+	if (t->npool >= UINT32_MAX ||
+	    grow((void **)&t->pool, &t->cappool, t->npool + 1, sizeof(*t->pool)))
+		return -1;
+	t->pool[t->npool++] = *e;
+	return 0;
+}
+
 /*
  * The deepest node with a choice left within the preemption bound: take
  * it (the subtree under its old choice is complete, so that choice now
@@ -433,13 +446,14 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 	for (size_t d = t->n; d-- > 0;) {
 		struct pr_tnode *nd = &t->node[d];
 		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
-		struct pr_event *slot;
+		uint32_t *slot;
 		int old, cost, stale;
 
 		/* The chosen context's load reads the next older value. */
 		if (nd->ver + 1 < nd->nver) {
 			nd->ver++;
 			t->nsleepers = nd->sleep_off + nd->sleep_n;
+			t->npool = nd->pool_end;
 			t->n = t->prefix = d + 1;
 			t->fresh = d;
 			return;
@@ -449,6 +463,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		if (!left)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
+		t->npool = nd->pool_end;
 		/*
 		 * A step with several values to read (weak) may touch
 		 * different things after its load for each: it never sleeps
@@ -466,8 +481,11 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		       t->policy->sleep_cost(t, nd, old) : -1;
 		slot = nd->top || stale || cost == INT8_MAX ? NULL :
 		       pr_tree_sleepers_reserve(t, 1);
+		if (slot && pool_add(t, &nd->ev) < 0)
+			slot = NULL;
 		if (slot) {
-			*slot = nd->ev;
+			*slot = (uint32_t)(t->npool - 1);
+			nd->pool_end = (uint32_t)t->npool;
 			t->sleepcost[t->nsleepers] = (int8_t)cost;
 			t->sleeporig[t->nsleepers] = (uint32_t)d;
 			t->nsleepers++;
