@@ -305,44 +305,26 @@ PR_NO_TSAN static void short_step(const struct dpor_strategy *d, size_t i,
 }
 
 /*
- * Columns for the processes of nodes [@from, n) not met before (those
- * above @from were analysed), and rows wide enough for them: rows
- * [0, @rows) -- the replayed prefix's, which the analysis reads -- move
- * to their wider places, the new columns 0 (no event of a process not
- * met).  -1 if out of memory.
+ * Rows wide enough for the columns given (d->ncol): rows [0, @rows) --
+ * the replayed prefix's, which the analysis reads -- move to their wider
+ * places, the new columns 0 (no event of a process not met before).  -1
+ * if out of memory.
  */
-PR_NO_TSAN static int clk_columns(struct dpor_strategy *d, size_t from,
-				  size_t n, size_t rows)
+PR_NO_TSAN static int clk_widen(struct dpor_strategy *d, size_t rows)
 {
-	const struct pr_tree *t = &d->tree;
-	unsigned w;
+	unsigned w = d->wcol;
 	uint32_t *nc;
 
-	if (!d->ncol)
-		d->ncol = 1;	/* column 0: always 0 */
-	for (size_t k = from; k < n; k++) {
-		int p = t->node[k].ev.proc;
-
-		if (!d->col[p])
-			d->col[p] = (uint8_t)d->ncol++;
-	}
-	if (d->ncol <= d->wcol)
-		return 0;
-	w = d->wcol ? d->wcol : 8;
 	while (w < d->ncol)
 		w *= 2;
-	if (d->capclk) {
-		nc = realloc(d->clk, d->capclk * w * sizeof(*nc));
-		if (!nc)
-			return -1;
-		for (size_t r = rows; r-- > 0;) {
-			memmove(&nc[r * w], &nc[r * d->wcol],
-				d->wcol * sizeof(*nc));
-			memset(&nc[r * w + d->wcol], 0,
-			       (w - d->wcol) * sizeof(*nc));
-		}
-		d->clk = nc;
+	nc = realloc(d->clk, d->capclk * w * sizeof(*nc));
+	if (!nc)
+		return -1;
+	for (size_t r = rows; r-- > 0;) {
+		memmove(&nc[r * w], &nc[r * d->wcol], d->wcol * sizeof(*nc));
+		memset(&nc[r * w + d->wcol], 0, (w - d->wcol) * sizeof(*nc));
 	}
+	d->clk = nc;
 	d->wcol = w;
 	return 0;
 }
@@ -362,9 +344,9 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	fe = t->fresh < n ? t->fresh : n;
 	if (keep > fe)
 		keep = fe;
-	if (clk_columns(d, keep, n, fe < d->capclk ? fe : d->capclk) < 0) {
-		d->kept = 0;
-		return;		/* no analysis: fewer backtracks */
+	if (!d->wcol) {
+		d->wcol = 8;
+		d->ncol = 1;	/* column 0: always 0 */
 	}
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
@@ -440,6 +422,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 
 		if (i == fe)	/* each process's last step before the new */
 			memcpy(lastf, last, sizeof(last));
+		if (!d->col[pi])	/* met first: a clock column */
+			d->col[pi] = (uint8_t)d->ncol++;
 		d->bstart[i] = i == 0 || nd->chosen != nd->cur ?
 			       i : d->bstart[i - 1];
 		d->prevsame[i] = last[pi];
@@ -462,6 +446,10 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	}
 	if (fe < n)
 		memcpy(last, lastf, sizeof(last));
+	if (d->ncol > d->wcol && clk_widen(d, fe) < 0) {
+		d->kept = 0;
+		return;		/* no analysis: fewer backtracks */
+	}
 	d->nextw[n] = n;
 	for (size_t k = n; k-- > keep;)
 		d->nextw[k] = d->st[k].wrote ? k : d->nextw[k + 1];
