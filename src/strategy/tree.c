@@ -207,7 +207,22 @@ PR_NO_TSAN static int replay_pick(struct pr_tree *t, const struct pr_choices *cs
 	pr_procset en = 0;
 	int want = nd->chosen, idx = -1, rat = -1, nr = 0, cur = PR_NO_PROC;
 
-	/* pr_choice_code() and pr_event_proc() of each choice, unfolded. */
+	/*
+	 * pr_choice_code() and pr_event_proc() of each choice, unfolded;
+	 * with no flush and no older value among them (sc: runtime/choices.c
+	 * counts those in cs->mem and cs->reads), contexts and injections.
+	 */
+	if (!cs->mem && !cs->reads) {
+		for (int i = 0; i < cs->n; i++) {
+			const struct pr_choice *c = &cs->c[i];
+			int p = c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
+
+			en |= PR_PROC_BIT(p);
+			if (p == want)
+				idx = i;
+		}
+		goto check;
+	}
 	for (int i = 0; i < cs->n; i++) {
 		const struct pr_choice *c = &cs->c[i];
 		int p;
@@ -230,6 +245,7 @@ PR_NO_TSAN static int replay_pick(struct pr_tree *t, const struct pr_choices *cs
 		if (p == want)
 			idx = i;
 	}
+check:
 	if (cs->current >= 0)
 		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
 	if (nd->enabled != en || nd->cur != cur)
