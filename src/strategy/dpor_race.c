@@ -393,8 +393,9 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	 * the last analysis's: each depends on its node and the nodes before
 	 * it only, and those are unchanged (d->kept says up to where).  Only
 	 * nextw[] looks ahead: below the last writing step above keep it is
-	 * recomputed.  The replayed prefix was 80% of mixed's steps, and
-	 * recomputing its records each execution a tenth of dpor's work there.
+	 * recomputed.  The replayed prefix was 80% of pc-mixed's steps, and
+	 * recomputing its records each execution about 70 of the 690
+	 * instructions a step of its first 2,044 executions (callgrind).
 	 */
 	for (int q = 0; q < PR_MAX_PROCS; q++)
 		last[q] = lspin[q] = SIZE_MAX;
