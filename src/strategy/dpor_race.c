@@ -335,7 +335,8 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	size_t last[PR_MAX_PROCS], lastf[PR_MAX_PROCS], lspin[PR_MAX_PROCS];
 	size_t n = t->n, keep, fe;
 	struct dpor_comb comb = { .at = SIZE_MAX };
-	size_t chain[DPOR_CHAIN], chain_at = SIZE_MAX, nchain = 0;
+	struct dpor_chain chain = { .cur = 1 };
+	size_t chain_at = SIZE_MAX;
 	int chain_pi = -1;
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
@@ -499,10 +500,10 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		if (pr_dpor_filter_check)
 			filter_check(d, i, last, ci, present, wi, ri, wrote);
 		if (chain_at == SIZE_MAX || chain_at + 1 != i || chain_pi != pi)
-			nchain = 0;	/* other tails now */
+			dpor_chain_reset(&chain);	/* other tails now */
 		if ((comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
 		     dpor_comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) ||
-		    (nchain && dpor_chain_seen(d, chain, nchain, i))) {
+		    dpor_chain_seen(d, &chain, i)) {
 			/* No candidate, or its twin's: no race. */
 			if (pr_dpor_short_check)
 				short_step(d, i, last, ci, present, wi, ri,
@@ -596,7 +597,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			chain_at = i;
 			chain_pi = pi;
 			if (dpor_memo_able(d, i))
-				chain[nchain++ % DPOR_CHAIN] = i;
+				dpor_chain_add(d, &chain, i);
 		}
 		if (nraces)
 			comb.at = SIZE_MAX;

@@ -213,21 +213,42 @@ PR_NO_TSAN void dpor_comb_build(const struct dpor_strategy *d,
 }
 
 
-PR_NO_TSAN int dpor_chain_seen(const struct dpor_strategy *d, const size_t *chain,
-				size_t nchain, size_t i)
+/* A step's slot in the stretch's table: by its signatures. */
+PR_NO_TSAN static unsigned chain_slot(const struct pr_event *e)
 {
-	const struct pr_event *e = &d->tree.node[i].ev;
-	size_t k = nchain < DPOR_CHAIN ? nchain : DPOR_CHAIN;
+	return (unsigned)((e->rsig ^ (e->wsig * 0x9e3779b97f4a7c15ull)) >>
+			  (64 - DPOR_CHAIN_BITS));
+}
 
-	while (k-- > 0) {
-		const struct pr_event *x = &d->tree.node[chain[k]].ev;
-
-		if (x->rsig != e->rsig || x->wsig != e->wsig)
-			continue;
-		if (pr_dpor_short_check == 2)	/* planted: unsound */
-			return 1;
-		if (x->obj == e->obj && same_step(d, chain[k], i))
-			return 1;
+PR_NO_TSAN void dpor_chain_reset(struct dpor_chain *ch)
+{
+	if (++ch->cur == 0) {
+		memset(ch, 0, sizeof(*ch));
+		ch->cur = 1;
 	}
-	return 0;
+}
+
+PR_NO_TSAN void dpor_chain_add(const struct dpor_strategy *d,
+			       struct dpor_chain *ch, size_t i)
+{
+	unsigned k = chain_slot(&d->tree.node[i].ev);
+
+	ch->step[k] = i;
+	ch->gen[k] = ch->cur;
+}
+
+PR_NO_TSAN int dpor_chain_seen(const struct dpor_strategy *d,
+			       const struct dpor_chain *ch, size_t i)
+{
+	const struct pr_event *e = &d->tree.node[i].ev, *x;
+	unsigned k = chain_slot(e);
+
+	if (ch->gen[k] != ch->cur)
+		return 0;
+	x = &d->tree.node[ch->step[k]].ev;
+	if (x->rsig != e->rsig || x->wsig != e->wsig)
+		return 0;
+	if (pr_dpor_short_check == 2)	/* planted: unsound */
+		return 1;
+	return x->obj == e->obj && same_step(d, ch->step[k], i);
 }

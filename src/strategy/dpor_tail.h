@@ -67,9 +67,18 @@ PR_NO_TSAN static inline int dpor_comb_ruled_out(const struct dpor_strategy *d,
  * that writes after a twin that wrote), and dependent_at() of each is
  * dependent_nospin() of the same two events (neither a spin nor a sleep
  * resumption: memo_able()), with the same clock: so it has no race
- * either.  The stretch's last DPOR_CHAIN race-free steps are kept.
+ * either.  The stretch's race-free steps are kept in a table of
+ * DPOR_CHAIN slots by their signatures, the latest in each.
  */
-#define DPOR_CHAIN	16
+#define DPOR_CHAIN_BITS	4
+#define DPOR_CHAIN	(1u << DPOR_CHAIN_BITS)
+
+/* The stretch's race-free steps, one a slot (by signatures), this gen's. */
+struct dpor_chain {
+	size_t step[DPOR_CHAIN];
+	uint32_t gen[DPOR_CHAIN];
+	uint32_t cur;
+};
 
 /*
  * Step @i's candidates in process @q's tail (key @q's latest step and
@@ -86,9 +95,14 @@ int dpor_memo_able(const struct dpor_strategy *d, size_t i);
 void dpor_comb_build(const struct dpor_strategy *d, struct dpor_comb *cb,
 		     pr_procset present, const size_t *last,
 		     const uint32_t *ci, int pi, size_t i);
-/* Is step @i the same as one of the stretch's race-free steps @chain? */
-int dpor_chain_seen(const struct dpor_strategy *d, const size_t *chain,
-		    size_t nchain, size_t i);
+/* A new stretch: no step of the last one is kept. */
+void dpor_chain_reset(struct dpor_chain *ch);
+/* Race-free step @i of the stretch, kept (in its slot). */
+void dpor_chain_add(const struct dpor_strategy *d, struct dpor_chain *ch,
+		    size_t i);
+/* Is step @i the same as one kept of its stretch? */
+int dpor_chain_seen(const struct dpor_strategy *d,
+		    const struct dpor_chain *ch, size_t i);
 
 /*
  * For tests (tests/strategy_race): with pr_dpor_short_check set, every
