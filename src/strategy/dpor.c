@@ -288,6 +288,7 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->bwake);
 	free(d->st);
 	free(d->cand);
+	free(d->tail);
 	free(d);
 }
 

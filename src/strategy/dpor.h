@@ -82,7 +82,8 @@ struct dpor_strategy {
 	size_t *prevsame;	/* the step of the same process before k */
 	struct dpor_step *st;	/* st[k]: step k, packed */
 	size_t *cand;		/* the current step's possible races */
-	struct dpor_tail tail[PR_MAX_PROCS];
+	struct dpor_tail *tail;	/* PR_MAX_PROCS of them (36 KB: not in the
+				 * strategy, which calloc would zero) */
 	uint32_t gen;		/* analyses begun: dpor_tail's keys */
 	size_t kept;		/* nodes whose per-step records (bstart,
 				 * prevsame, bwake, st) are still the tree's */

@@ -464,8 +464,15 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	}
 	d->kept = n;
 	/* Step indices name other steps now: no tail's key holds. */
-	if (++d->gen == 0) {
-		memset(d->tail, 0, sizeof(d->tail));
+	if (!d->tail || ++d->gen == 0) {
+		if (!d->tail)
+			d->tail = malloc(PR_MAX_PROCS * sizeof(*d->tail));
+		if (!d->tail) {
+			d->kept = 0;
+			return;		/* no analysis: fewer backtracks */
+		}
+		for (int q = 0; q < PR_MAX_PROCS; q++)
+			d->tail[q].gen = 0;
 		d->gen = 1;
 	}
 	for (size_t i = t->fresh; i < n; i++) {
