@@ -305,10 +305,11 @@ PR_NO_TSAN static void short_step(const struct dpor_strategy *d, size_t i,
 }
 
 /*
- * Rows wide enough for the columns given (d->ncol): rows [0, @rows) --
- * the replayed prefix's, which the analysis reads -- move to their wider
- * places, the new columns 0 (no event of a process not met before).  -1
- * if out of memory.
+ * Rows wide enough for the columns given (d->ncol): rows [0, @rows) move
+ * to their wider places, the new columns 0 (no event of a process not
+ * met before).  All of them, not only the replayed prefix's: a split
+ * search's foreign runs leave rows that a later prefix reads as they
+ * were.  -1 if out of memory.
  */
 PR_NO_TSAN static int clk_widen(struct dpor_strategy *d, size_t rows)
 {
@@ -386,6 +387,15 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			d->kept = 0;
 			return;		/* no analysis: fewer backtracks */
 		}
+		/*
+		 * The rows and records of steps no analysis has reached read
+		 * as 0: a split search's foreign runs leave prefixes whose
+		 * clocks the analysis never computes (dpor_end), and what
+		 * they read must not be whatever the heap held.
+		 */
+		memset(&nc[d->capclk * d->wcol], 0,
+		       (c - d->capclk) * d->wcol * sizeof(*nc));
+		memset(&nt[d->capclk], 0, (c - d->capclk) * sizeof(*nt));
 		d->capclk = c;
 	}
 	/*
@@ -448,7 +458,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	}
 	if (fe < n)
 		memcpy(last, lastf, sizeof(last));
-	if (d->ncol > d->wcol && clk_widen(d, fe) < 0) {
+	if (d->ncol > d->wcol && clk_widen(d, d->capclk) < 0) {
 		d->kept = 0;
 		return;		/* no analysis: fewer backtracks */
 	}
