@@ -20,7 +20,7 @@
 #include "programs/programs.h"
 #include "runtime/run.h"
 #include "strategy/dependence.h"
-#include "strategy/dpor.h"
+#include "strategy/dpor_tail.h"
 #include "strategy/strategy.h"
 #include "stateset.h"
 #include "tap.h"
@@ -942,9 +942,11 @@ int main(int argc, char **argv)
 	int nprogs = argc > 1 ? atoi(argv[1]) : 60;
 
 	pr_run_options_default(&ropts);
-	plan(14 + 9 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5 + 1);
-	/* Every dpor search below checks the race analysis's filter. */
+	plan(14 + 9 + 4 + 2 + 2 + 2 + 9 + 2 + 1 + 5 + 2);
+	/* Every dpor search below checks the race analysis's filter, */
 	pr_dpor_filter_check = 1;
+	/* and its shortcuts (dpor_tail.c). */
+	pr_dpor_short_check = 1;
 	test_rules();
 	test_generated(nprogs);
 	test_waits(nprogs / 2);
@@ -958,6 +960,9 @@ int main(int argc, char **argv)
 	   "the race analysis ruled out %llu steps on their signatures, %llu "
 	   "of them dependent (tests/strategy_race)", pr_dpor_filter_out,
 	   pr_dpor_filter_wrong);
+	ok(pr_dpor_short_wrong == 0,
+	   "the race walk's shortcuts: %llu taken, %llu of them wrong "
+	   "(tests/strategy_race)", pr_dpor_short_used, pr_dpor_short_wrong);
 	free(traces);
 	return done_testing();
 }

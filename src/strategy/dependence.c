@@ -72,13 +72,15 @@
 #include "runtime/tsan.h"
 #include "runtime/memhook.h"
 
+#include <stddef.h>
 #include <string.h>
 
 PR_NO_TSAN void pr_event_begin(struct pr_event *e, int code)
 {
 	struct pr_pending p;
 
-	memset(e, 0, sizeof(*e));
+	/* eff[] is read below neff only (pr_event_finish fills it). */
+	memset(e, 0, offsetof(struct pr_event, eff));
 	e->proc = (uint8_t)pr_event_proc(code);
 	pr_sched_pending(code, &p);
 	e->ctx = (uint8_t)p.ctx;

@@ -158,18 +158,19 @@ PR_NO_TSAN static int preferred(struct pr_tree *t, const struct pr_tnode *nd,
 PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 {
 	struct pr_tnode *nd = &t->node[d], *up;
-	struct pr_event *out;
+	uint32_t *out;
 	pr_procset awake;
 	int bounded = dpor_of(t)->bounded, p, forced = 0;
 
 	if (d > 0) {
 		up = &t->node[d - 1];
-		out = pr_tree_sleepers_reserve(t, up->sleep_n);
+		out = up->sleep_n ? pr_tree_sleepers_reserve(t, up->sleep_n)
+				  : NULL;	/* nothing to carry down */
 		nd = &t->node[d];
 		up = &t->node[d - 1];
 		for (uint32_t i = 0; out && i < up->sleep_n; i++) {
 			size_t k = up->sleep_off + i;
-			const struct pr_event *s = &t->sleepers[k];
+			const struct pr_event *s = pr_tree_sleeper(t, k);
 			int8_t c = t->sleepcost[k];
 
 			if (s->proc == up->chosen || pr_dependent(s, &up->ev))
@@ -179,7 +180,7 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 				continue;
 			t->sleepcost[t->nsleepers] = c;
 			t->sleeporig[t->nsleepers] = t->sleeporig[k];
-			t->sleepers[t->nsleepers++] = *s;
+			t->sleepers[t->nsleepers++] = t->sleepers[k];
 			nd->sleep_n++;
 			if (c < 0)
 				nd->sleep |= PR_PROC_BIT(s->proc);
@@ -249,10 +250,15 @@ PR_NO_TSAN static int dpor_pick(struct pr_strategy *s, const struct pr_choices *
 
 PR_NO_TSAN static void dpor_end(struct pr_strategy *s, uint64_t steps)
 {
-	struct pr_tree *t = &((struct dpor_strategy *)s)->tree;
+	struct dpor_strategy *d = (struct dpor_strategy *)s;
+	struct pr_tree *t = &d->tree;
+	size_t fresh = t->fresh;
 
 	(void)steps;
 	pr_tree_end_run(t);
+	/* Not analysed (another shard's): its new nodes' records are not. */
+	if (t->foreign && fresh < d->kept)
+		d->kept = fresh;
 	s->foreign = t->foreign;
 	pr_effects_track(0);
 }
@@ -282,6 +288,7 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	free(d->bwake);
 	free(d->st);
 	free(d->cand);
+	free(d->tail);
 	free(d);
 }
 

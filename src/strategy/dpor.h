@@ -23,14 +23,54 @@ struct dpor_step {
 	uint8_t proc;
 	uint8_t rule1;		/* rule 1 alone, but for some pairs (rule1()) */
 	uint8_t spin;		/* a spin resumption */
+	uint8_t wrote;		/* PR_EV_WROTE: wrote shared state */
+};
+
+/*
+ * A process's tail in the race walk (dpor_race.c): its steps after the
+ * new step's clock entry, from its latest, summarised so the walk can
+ * rule them all out at once, and the candidates it left there for the
+ * last few kinds of new step (their signatures).  Valid while last and
+ * clk match.
+ */
+#define DPOR_MEMO	8	/* kinds of new step remembered a tail */
+#define DPOR_MEMO_CAND	4	/* candidates remembered a kind */
+
+struct dpor_memo {
+	uint64_t rsig, wsig;	/* the new step's signatures, */
+	uint8_t ri;		/*  and its rule1 as e_i */
+	uint8_t n;		/* the candidates it left, latest first */
+	uint8_t nodep;		/* bit c: cand[c] found independent of src */
+	size_t src;		/* the step that left them */
+	size_t cand[DPOR_MEMO_CAND];
+};
+
+struct dpor_tail {
+	size_t last;		/* the process's latest step, and */
+	uint32_t clk;		/*  the clock entry: the key */
+	uint32_t gen;		/* the analysis the key is of (dpor->gen) */
+	uint8_t sum;		/* rule1..wsig are set (the tail's second walk) */
+	uint8_t rule1;		/* every step's rule1 */
+	uint8_t nmemo, next;	/* memo[0..nmemo) used; the next to reuse */
+	size_t spin;		/* the latest spin resumption, or SIZE_MAX */
+	uint64_t rsig, wsig;	/* their signatures' union */
+	struct dpor_memo memo[DPOR_MEMO];
 };
 
 struct dpor_strategy {
 	struct pr_strategy base;
 	struct pr_tree tree;
-	uint32_t *clk;		/* clk[i * PR_MAX_PROCS + q]: events of q that
+	uint32_t *clk;		/* clk[i * wcol + col[q]]: events of q that
 				 * happen before or are event i */
 	size_t capclk;
+	/*
+	 * The clocks' columns: one a process the analysis has met, given
+	 * in the order met; column 0 stays 0 (a process not met yet).  A
+	 * row was 64 entries, 256 bytes a step -- a livelocked run's
+	 * 100,000 new steps wrote 25 MB of clocks, most of them zeros.
+	 */
+	uint8_t col[PR_MAX_PROCS];
+	unsigned ncol, wcol;	/* columns given (with 0), and a row's width */
 	size_t *races;		/* the current step's, during analysis */
 	size_t capraces;
 	size_t *nextw;		/* nextw[k]: the first writing step >= k */
@@ -42,10 +82,17 @@ struct dpor_strategy {
 	size_t *prevsame;	/* the step of the same process before k */
 	struct dpor_step *st;	/* st[k]: step k, packed */
 	size_t *cand;		/* the current step's possible races */
+	struct dpor_tail *tail;	/* PR_MAX_PROCS of them (36 KB: not in the
+				 * strategy, which calloc would zero) */
+	uint32_t gen;		/* analyses begun: dpor_tail's keys */
+	size_t kept;		/* nodes whose per-step records (bstart,
+				 * prevsame, bwake, st) are still the tree's */
 	int bounded;		/* BPOR: see the header comment */
 };
 
-#define CLK(d, i)	(&(d)->clk[(size_t)(i) * PR_MAX_PROCS])
+#define CLK(d, i)	(&(d)->clk[(size_t)(i) * (d)->wcol])
+/* Process @q's entry of clock @c. */
+#define CLKQ(d, c, q)	((c)[(d)->col[q]])
 
 static inline struct dpor_strategy *dpor_of(struct pr_tree *t)
 {
@@ -57,7 +104,7 @@ static inline struct dpor_strategy *dpor_of(struct pr_tree *t)
 static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 			  size_t j, int pj)
 {
-	return d->st[j].seq <= c[pj];
+	return d->st[j].seq <= CLKQ(d, c, pj);
 }
 
 /* dpor_race.c: the race analysis after each execution (the policy's). */

@@ -5,7 +5,7 @@
  * steps, their races with earlier steps, and the backtrack points that
  * reverse them.  Out of dpor.c, which keeps the search's decisions.
  */
-#include "strategy/dpor.h"
+#include "strategy/dpor_tail.h"
 #include "runtime/tsan.h"
 
 #include <stdint.h>
@@ -20,15 +20,14 @@
 PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
 					 size_t j, size_t i)
 {
-	const struct pr_tree *t = &d->tree;
 	uint32_t firstv[PR_MAX_PROCS];
 	int inv[PR_MAX_PROCS], ninv = 0;
 	pr_procset initials = 0, seen = 0;
-	int pj = t->node[j].ev.proc;
+	int pj = d->st[j].proc;
 
 	for (size_t k = j + 1; k <= i; k++) {
 		const uint32_t *ck = CLK(d, k);
-		int pk = t->node[k].ev.proc, initial = 1;
+		int pk = d->st[k].proc, initial = 1;
 
 		if (k < i && covered(ck, d, j, pj))
 			continue;	/* happens after e_j: not in v */
@@ -36,7 +35,7 @@ PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
 			continue;	/* not its first step in v */
 		/* An initial: no earlier step of v happens before it. */
 		for (int q = 0; q < ninv && initial; q++)
-			initial = firstv[inv[q]] > ck[inv[q]];
+			initial = firstv[inv[q]] > CLKQ(d, ck, inv[q]);
 		if (initial)
 			initials |= PR_PROC_BIT(pk);
 		seen |= PR_PROC_BIT(pk);
@@ -133,31 +132,29 @@ PR_NO_TSAN static int waker_commutes(const struct dpor_strategy *d, size_t k,
 	return !dependent_nospin(w, &r);
 }
 
-PR_NO_TSAN static void bwake_compute(struct dpor_strategy *d, size_t n)
+/* bwake[i] (prevsame[i] and the nodes before i set). */
+PR_NO_TSAN static void bwake_one(struct dpor_strategy *d, size_t i)
 {
 	const struct pr_tree *t = &d->tree;
+	const struct pr_event *r = &t->node[i].ev;
+	size_t s = d->prevsame[i];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct pr_event *r = &t->node[i].ev;
-		size_t s = d->prevsame[i];
+	d->bwake[i] = SIZE_MAX;
+	if (r->kind != PR_K_BLOCK || s == SIZE_MAX ||
+	    !(t->node[s].ev.flags & PR_EV_BLOCKS) ||
+	    t->node[s].ev.wq != r->obj)
+		return;
+	for (size_t k = s + 1; k < i; k++) {
+		const struct pr_event *w = &t->node[k].ev;
 
-		d->bwake[i] = SIZE_MAX;
-		if (r->kind != PR_K_BLOCK || s == SIZE_MAX ||
-		    !(t->node[s].ev.flags & PR_EV_BLOCKS) ||
-		    t->node[s].ev.wq != r->obj)
-			continue;
-		for (size_t k = s + 1; k < i; k++) {
-			const struct pr_event *w = &t->node[k].ev;
-
-			/* Its wake-ups unrecorded: it may be the one. */
-			if (w->flags & PR_EV_ALL)
+		/* Its wake-ups unrecorded: it may be the one. */
+		if (w->flags & PR_EV_ALL)
+			break;
+		if (w->proc != r->proc && pr_event_wakes(w, r->obj)) {
+			if (!waker_commutes(d, k, i))
 				break;
-			if (w->proc != r->proc && pr_event_wakes(w, r->obj)) {
-				if (!waker_commutes(d, k, i))
-					break;
-				d->bwake[i] = k;
-				break;
-			}
+			d->bwake[i] = k;
+			break;
 		}
 	}
 }
@@ -241,23 +238,6 @@ PR_NO_TSAN static int rule1(const struct dpor_strategy *d, size_t k)
 }
 
 /*
- * May the walk in dpor_analyse() pass over step @j as independent of
- * step @i on their packed records alone?  @ri: i's rule1() as e_i (a
- * spin resumption whose waker is unknown is not), @wi: i's waker
- * (spin_writer() or bwake[]), @wrote: i wrote shared state.
- */
-static inline int ruled_out(const struct dpor_strategy *d, size_t j,
-			    const struct dpor_step *si, size_t i, size_t wi,
-			    int ri, int wrote)
-{
-	const struct dpor_step *sj = &d->st[j];
-
-	return ri && sj->rule1 && j != wi &&
-	       !pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) &&
-	       !(sj->spin && wrote && d->nextw[j + 1] == i);
-}
-
-/*
  * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
  * step the walk rules out is asked of dependent_at() too, and counted in
  * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
@@ -277,13 +257,13 @@ PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
 	for (pr_procset m = present; m; m &= m - 1) {
 		int q = __builtin_ctzll(m);
 
-		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > ci[q];
+		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
 		     j = d->prevsame[j]) {
 			const struct dpor_step *sj = &d->st[j];
 
 			if (pr_dpor_filter_check == 2 ?
 			    pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) :
-			    !ruled_out(d, j, si, i, wi, ri, wrote))
+			    !dpor_ruled_out(d, j, si, i, wi, ri, wrote))
 				continue;
 			pr_dpor_filter_out++;
 			if (dependent_at(d, j, i))
@@ -292,13 +272,84 @@ PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
 	}
 }
 
+/*
+ * Checking (pr_dpor_short_check, dpor_tail.h): a candidate passed over
+ * as its twin found it, and a step passed over whole, asked of
+ * dependent_at() all the same.
+ */
+PR_NO_TSAN static void short_dep(const struct dpor_strategy *d, size_t j,
+				 size_t i)
+{
+	pr_dpor_short_used++;
+	if (dependent_at(d, j, i))
+		pr_dpor_short_wrong++;
+}
+
+PR_NO_TSAN static void short_step(const struct dpor_strategy *d, size_t i,
+				  const size_t *last, const uint32_t *ci,
+				  pr_procset present, size_t wi, int ri,
+				  int wrote)
+{
+	const struct dpor_step *si = &d->st[i];
+
+	pr_dpor_short_used++;
+	for (pr_procset m = present & ~PR_PROC_BIT(si->proc); m; m &= m - 1) {
+		int q = __builtin_ctzll(m);
+
+		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
+		     j = d->prevsame[j])
+			if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote) &&
+			    dependent_at(d, j, i))
+				pr_dpor_short_wrong++;
+	}
+}
+
+/*
+ * Rows wide enough for the columns given (d->ncol): rows [0, @rows) move
+ * to their wider places, the new columns 0 (no event of a process not
+ * met before).  All of them, not only the replayed prefix's: a split
+ * search's foreign runs leave rows that a later prefix reads as they
+ * were.  -1 if out of memory.
+ */
+PR_NO_TSAN static int clk_widen(struct dpor_strategy *d, size_t rows)
+{
+	unsigned w = d->wcol;
+	uint32_t *nc;
+
+	while (w < d->ncol)
+		w *= 2;
+	nc = realloc(d->clk, d->capclk * w * sizeof(*nc));
+	if (!nc)
+		return -1;
+	for (size_t r = rows; r-- > 0;) {
+		memmove(&nc[r * w], &nc[r * d->wcol], d->wcol * sizeof(*nc));
+		memset(&nc[r * w + d->wcol], 0, (w - d->wcol) * sizeof(*nc));
+	}
+	d->clk = nc;
+	d->wcol = w;
+	return 0;
+}
+
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
-	size_t last[PR_MAX_PROCS], n = t->n;
+	size_t last[PR_MAX_PROCS], lastf[PR_MAX_PROCS], lspin[PR_MAX_PROCS];
+	size_t n = t->n, keep, fe;
+	struct dpor_comb comb = { .at = SIZE_MAX };
+	struct dpor_chain chain = { .cur = 1 };
+	size_t chain_at = SIZE_MAX;
+	int chain_pi = -1;
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
 
+	keep = d->kept < t->fresh ? d->kept : t->fresh;
+	fe = t->fresh < n ? t->fresh : n;
+	if (keep > fe)
+		keep = fe;
+	if (!d->wcol) {
+		d->wcol = 8;
+		d->ncol = 1;	/* column 0: always 0 */
+	}
 	if (n > d->capclk) {
 		size_t c = d->capclk ? d->capclk : 256;
 		uint32_t *nc;
@@ -308,7 +359,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 
 		while (c < n)
 			c *= 2;
-		nc = realloc(d->clk, c * PR_MAX_PROCS * sizeof(*nc));
+		nc = realloc(d->clk, c * d->wcol * sizeof(*nc));
 		if (nc)
 			d->clk = nc;
 		nt = realloc(d->st, c * sizeof(*nt));
@@ -332,66 +383,123 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		nd = realloc(d->cand, c * sizeof(*nd));
 		if (nd)
 			d->cand = nd;
-		if (!nc || !nt || !nw || !np || !nb || !nq || !nk || !nd)
+		if (!nc || !nt || !nw || !np || !nb || !nq || !nk || !nd) {
+			d->kept = 0;
 			return;		/* no analysis: fewer backtracks */
+		}
+		/*
+		 * The rows and records of steps no analysis has reached read
+		 * as 0: a split search's foreign runs leave prefixes whose
+		 * clocks the analysis never computes (dpor_end), and what
+		 * they read must not be whatever the heap held.
+		 */
+		memset(&nc[d->capclk * d->wcol], 0,
+		       (c - d->capclk) * d->wcol * sizeof(*nc));
+		memset(&nt[d->capclk], 0, (c - d->capclk) * sizeof(*nt));
 		d->capclk = c;
 	}
-	for (size_t k = 0; k < n; k++)
-		d->bstart[k] = k == 0 || t->node[k].chosen != t->node[k].cur ?
-			       k : d->bstart[k - 1];
-	d->nextw[n] = n;
-	for (size_t k = n; k-- > 0;)
-		d->nextw[k] = (t->node[k].ev.flags & PR_EV_WROTE) ? k
-							       : d->nextw[k + 1];
+	/*
+	 * The per-step records of the nodes above @keep -- bstart, prevsame,
+	 * bwake, st[] but for seq (which the clocks' walk below sets) -- are
+	 * the last analysis's: each depends on its node and the nodes before
+	 * it only, and those are unchanged (d->kept says up to where).  Only
+	 * nextw[] looks ahead: below the last writing step above keep it is
+	 * recomputed.  The replayed prefix was 80% of pc-mixed's steps, and
+	 * recomputing its records each execution about 70 of the 690
+	 * instructions a step of its first 2,044 executions (callgrind).
+	 */
 	for (int q = 0; q < PR_MAX_PROCS; q++)
-		last[q] = SIZE_MAX;
-	for (size_t k = 0; k < n; k++) {
-		int pk = t->node[k].ev.proc;
-
-		if (!is_spin(&t->node[k].ev))
-			continue;
-		d->pspin[k] = last[pk];
-		last[pk] = k;
-	}
-	for (int q = 0; q < PR_MAX_PROCS; q++)
-		last[q] = SIZE_MAX;
+		last[q] = lspin[q] = SIZE_MAX;
 	/* The replayed prefix's steps and clocks are the last execution's. */
-	for (size_t i = 0; i < n; i++) {
-		const struct pr_event *ei = &t->node[i].ev;
+	for (size_t i = 0; i < keep; i++) {
+		const struct dpor_step *si = &d->st[i];
+
+		last[si->proc] = i;
+		count[si->proc]++;
+		present |= PR_PROC_BIT(si->proc);
+		if (si->spin)
+			lspin[si->proc] = i;
+	}
+	/*
+	 * One pass over the other nodes, each read once: a livelocked run's
+	 * 100,000 nodes are 33 MB, and a pass over them each for bstart,
+	 * pspin, prevsame, bwake and rule1 (and nextw) cost more than its
+	 * instructions.  Later passes read the packed st[].
+	 */
+	for (size_t i = keep; i < n; i++) {
+		const struct pr_tnode *nd = &t->node[i];
+		const struct pr_event *ei = &nd->ev;
 		struct dpor_step *si = &d->st[i];
 		int pi = ei->proc;
 
+		if (i == fe)	/* each process's last step before the new */
+			memcpy(lastf, last, sizeof(last));
+		if (!d->col[pi])	/* met first: a clock column */
+			d->col[pi] = (uint8_t)d->ncol++;
+		d->bstart[i] = i == 0 || nd->chosen != nd->cur ?
+			       i : d->bstart[i - 1];
 		d->prevsame[i] = last[pi];
 		last[pi] = i;
 		si->rsig = ei->rsig;
 		si->wsig = ei->wsig;
 		si->proc = ei->proc;
 		si->spin = is_spin(ei);
+		si->wrote = (ei->flags & PR_EV_WROTE) != 0;
+		if (si->spin) {
+			d->pspin[i] = lspin[pi];
+			lspin[pi] = i;
+		}
+		bwake_one(d, i);
+		si->rule1 = (uint8_t)rule1(d, i);
 		if (i >= t->fresh)
 			continue;
 		count[pi]++;
 		present |= PR_PROC_BIT(pi);
 	}
-	bwake_compute(d, n);
-	for (size_t k = 0; k < n; k++)
-		d->st[k].rule1 = (uint8_t)rule1(d, k);
-	for (int q = 0; q < PR_MAX_PROCS; q++)
-		last[q] = SIZE_MAX;
-	for (size_t i = 0; i < t->fresh && i < n; i++)
-		last[t->node[i].ev.proc] = i;
+	if (fe < n)
+		memcpy(last, lastf, sizeof(last));
+	if (d->ncol > d->wcol && clk_widen(d, d->capclk) < 0) {
+		d->kept = 0;
+		return;		/* no analysis: fewer backtracks */
+	}
+	d->nextw[n] = n;
+	for (size_t k = n; k-- > keep;)
+		d->nextw[k] = d->st[k].wrote ? k : d->nextw[k + 1];
+	for (size_t k = keep; k-- > 0;) {
+		if (d->st[k].wrote) {
+			d->nextw[k] = k;	/* and so on up: as they were */
+			break;
+		}
+		d->nextw[k] = d->nextw[k + 1];
+	}
+	d->kept = n;
+	/* Step indices name other steps now: no tail's key holds. */
+	if (!d->tail || ++d->gen == 0) {
+		if (!d->tail)
+			d->tail = malloc(PR_MAX_PROCS * sizeof(*d->tail));
+		if (!d->tail) {
+			d->kept = 0;
+			return;		/* no analysis: fewer backtracks */
+		}
+		for (int q = 0; q < PR_MAX_PROCS; q++)
+			d->tail[q].gen = 0;
+		d->gen = 1;
+	}
 	for (size_t i = t->fresh; i < n; i++) {
 		const struct dpor_step *si = &d->st[i];
 		uint32_t *ci = CLK(d, i);
 		size_t cs[PR_MAX_PROCS], ce[PR_MAX_PROCS], nc = 0, wi;
+		size_t cs0[PR_MAX_PROCS];
+		struct dpor_memo *mq[PR_MAX_PROCS];
 		pr_procset todo = 0;
 		int ri, wrote;
 		int pi = si->proc;
 		size_t nraces = 0;
 
 		if (last[pi] != SIZE_MAX)
-			memcpy(ci, CLK(d, last[pi]), PR_MAX_PROCS * sizeof(*ci));
+			memcpy(ci, CLK(d, last[pi]), d->wcol * sizeof(*ci));
 		else
-			memset(ci, 0, PR_MAX_PROCS * sizeof(*ci));
+			memset(ci, 0, d->wcol * sizeof(*ci));
 		/*
 		 * The steps not yet known to happen before e_i, latest first:
 		 * of process q, those after its ci[q]-th.  Once one of q's is
@@ -405,26 +513,54 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		 */
 		ri = si->rule1 && !(si->spin && spin_writer(d, i) >= i);
 		wi = si->spin ? spin_writer(d, i) : d->bwake[i];
-		wrote = (t->node[i].ev.flags & PR_EV_WROTE) != 0;
+		wrote = si->wrote;
 		if (pr_dpor_filter_check)
 			filter_check(d, i, last, ci, present, wi, ri, wrote);
+		if (chain_at == SIZE_MAX || chain_at + 1 != i || chain_pi != pi)
+			dpor_chain_reset(&chain);	/* other tails now */
+		if ((comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
+		     dpor_comb_ruled_out(d, &comb, si, i, wi, ri, wrote, ci)) ||
+		    dpor_chain_seen(d, &chain, i)) {
+			/* No candidate, or its twin's: no race. */
+			if (pr_dpor_short_check)
+				short_step(d, i, last, ci, present, wi, ri,
+					   wrote);
+			if (comb.at != SIZE_MAX && comb.at + 1 == i)
+				comb.at = i;
+			chain_at = i;
+			chain_pi = pi;
+			goto own;
+		}
 		for (pr_procset m = present; m; m &= m - 1) {
 			int q = __builtin_ctzll(m);
+			struct dpor_tail *tq = &d->tail[q];
 
-			cs[q] = nc;
-			for (size_t j = last[q];
-			     j != SIZE_MAX && d->st[j].seq > ci[q];
-			     j = d->prevsame[j])
-				if (!ruled_out(d, j, si, i, wi, ri, wrote))
-					d->cand[nc++] = j;
+			cs[q] = cs0[q] = nc;
+			mq[q] = NULL;
+			if (tq->gen == d->gen && tq->last == last[q] &&
+			    tq->clk == CLKQ(d, ci, q)) {
+				mq[q] = dpor_tail_again(d, tq, q, si, i, wi, ri,
+						   wrote, ci, &nc);
+			} else {
+				tq->gen = d->gen;
+				tq->last = last[q];
+				tq->clk = CLKQ(d, ci, q);
+				tq->sum = tq->nmemo = tq->next = 0;
+				for (size_t j = last[q];
+				     j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
+				     j = d->prevsame[j])
+					if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote))
+						d->cand[nc++] = j;
+			}
 			ce[q] = nc;
 			if (nc > cs[q])
 				todo |= PR_PROC_BIT(q);
 		}
 		while (todo) {
 			const uint32_t *cj;
+			struct dpor_memo *mo;
 			size_t j = 0;
-			int pj = -1, dep;
+			int pj = -1, dep, c;
 
 			for (pr_procset m = todo; m; m &= m - 1) {
 				int q = __builtin_ctzll(m);
@@ -438,33 +574,58 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				todo &= ~PR_PROC_BIT(pj);
 				continue;
 			}
+			c = (int)(cs[pj] - cs0[pj]);
 			if (++cs[pj] == ce[pj])
 				todo &= ~PR_PROC_BIT(pj);
 			cj = CLK(d, j);
-			if (pj == pi || (dep = dependent_at(d, j, i)) == 0)
+			if (pj == pi)
+				continue;
+			mo = mq[pj];
+			if (mo && mo->src != i && (mo->nodep >> c & 1)) {
+				if (pr_dpor_short_check)
+					short_dep(d, j, i);
+				continue;	/* as for mo->src: independent */
+			}
+			dep = dependent_at(d, j, i);
+			if (!dep && mo && mo->src == i)
+				mo->nodep |= (uint8_t)(1u << c);
+			if (!dep)
 				continue;
 			if (nraces == d->capraces) {
-				size_t c = d->capraces ? 2 * d->capraces : 64;
-				size_t *nr = realloc(d->races, c * sizeof(*nr));
+				size_t cap = d->capraces ? 2 * d->capraces : 64;
+				size_t *nr = realloc(d->races, cap * sizeof(*nr));
 
 				if (!nr)
 					abort();	/* unsound otherwise */
 				d->races = nr;
-				d->capraces = c;
+				d->capraces = cap;
 			}
 			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
 				(d->bounded && d->bstart[j] != j &&
 				 !dpor_movable(d, j, i, ci) ? PR_NOCONS : 0);
-			for (pr_procset m = present; m; m &= m - 1) {
-				int q = __builtin_ctzll(m);
-
-				if (cj[q] > ci[q])
-					ci[q] = cj[q];
-			}
+			/* Columns of processes not yet present are 0 in both. */
+			for (unsigned w = 1; w < d->ncol; w++)
+				if (cj[w] > ci[w])
+					ci[w] = cj[w];
 		}
+		if (nraces) {
+			chain_at = SIZE_MAX;
+		} else {
+			chain_at = i;
+			chain_pi = pi;
+			if (dpor_memo_able(d, i))
+				dpor_chain_add(d, &chain, i);
+		}
+		if (nraces)
+			comb.at = SIZE_MAX;
+		else if (comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi)
+			comb.at = i;
+		else
+			dpor_comb_build(d, &comb, present, last, ci, pi, i);
+own:
 		present |= PR_PROC_BIT(pi);
 		d->st[i].seq = ++count[pi];
-		ci[pi] = d->st[i].seq;
+		CLKQ(d, ci, pi) = d->st[i].seq;
 		last[pi] = i;
 		for (size_t r = 0; r < nraces; r++)
 			if (d->races[r] & PR_NOREV)

@@ -11,7 +11,8 @@
  *  - done is a subset of backtrack; the choice of a node is in done.
  *  - A node's sleeping steps are tree.sleepers[sleep_off, + sleep_n), and
  *    deeper nodes' come after them, so truncating to a node frees its
- *    descendants' at once.
+ *    descendants' at once; the steps themselves are in tree.pool, a
+ *    node's from its ancestors' pool_end to its own.
  */
 #include "strategy/tree.h"
 #include "runtime/effects.h"
@@ -35,6 +36,7 @@ PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
 {
 	free(t->node);
 	free(t->sleepers);
+	free(t->pool);
 	free(t->sleepcost);
 	free(t->sleeporig);
 	memset(t, 0, sizeof(*t));
@@ -85,7 +87,7 @@ PR_NO_TSAN static int grow(void **p, size_t *cap, size_t want, size_t elem)
 	return 0;
 }
 
-PR_NO_TSAN struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
+PR_NO_TSAN uint32_t *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
 {
 	size_t cap = t->capsleepers;
 
@@ -118,7 +120,7 @@ PR_NO_TSAN void pr_tree_take_psleeper(struct pr_tree *t, struct pr_tnode *nd,
 	for (uint32_t i = 0; i < nd->sleep_n; i++) {
 		size_t k = nd->sleep_off + i;
 
-		if (t->sleepers[k].proc == p && t->sleepcost[k] >= 0 &&
+		if (pr_tree_sleeper(t, k)->proc == p && t->sleepcost[k] >= 0 &&
 		    (!found || t->sleeporig[k] > orig)) {
 			orig = t->sleeporig[k];
 			found = 1;
@@ -147,6 +149,12 @@ PR_NO_TSAN pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 	return s;
 }
 
+/* A new node whose step is never taken: its event zeroed all the same. */
+PR_NO_TSAN static void ev_none(struct pr_tnode *nd)
+{
+	memset(&nd->ev, 0, sizeof(nd->ev));
+}
+
 /* Did the decision at @nd preempt the context that could have gone on? */
 /*
  * A flush chosen while the running context could go on counts too: it
@@ -163,25 +171,118 @@ PR_NO_TSAN static int preempts(const struct pr_tree *t,
 	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
 }
 
+/*
+ * Context @p's older-value choices in @cs (weak): how many, and the
+ * first's index in *at.
+ */
+PR_NO_TSAN static int reads_of(const struct pr_choices *cs, int p, int *at)
+{
+	int n = 0;
+
+	for (int i = 0; i < cs->n; i++) {
+		if (pr_choice_code(&cs->c[i]) < PR_CHOICE_READ ||
+		    cs->c[i].ctx != p)
+			continue;
+		if (!n++)
+			*at = i;
+	}
+	return n;
+}
+
+/*
+ * A node above the branch (d + 1 < prefix) takes the step it took last
+ * time: the program is deterministic, and the enabled set is checked.
+ * Everything else pr_tree_pick() does for such a node is the same on
+ * every replay -- its event and step count were recorded, its older
+ * values counted, its interrupts added to its backtrack set, when it was
+ * new or the branch -- so this path only checks the choices and finds
+ * the chosen one's index: nothing is written but the node's nver (the
+ * same value).  Anything unusual (a flush code not numbered yet, a
+ * mismatch: -1) goes the general way, which numbers it or reports the
+ * divergence as before.
+ */
+PR_NO_TSAN static int replay_pick(struct pr_tree *t, const struct pr_choices *cs,
+				  struct pr_tnode *nd)
+{
+	pr_procset en = 0;
+	int want = nd->chosen, idx = -1, rat = -1, nr = 0, cur = PR_NO_PROC;
+
+	/*
+	 * pr_choice_code() and pr_event_proc() of each choice, unfolded;
+	 * with no flush and no older value among them (sc: runtime/choices.c
+	 * counts those in cs->mem and cs->reads), contexts and injections.
+	 */
+	if (!cs->mem && !cs->reads) {
+		for (int i = 0; i < cs->n; i++) {
+			const struct pr_choice *c = &cs->c[i];
+			int p = c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
+
+			en |= PR_PROC_BIT(p);
+			if (p == want)
+				idx = i;
+		}
+		goto check;
+	}
+	for (int i = 0; i < cs->n; i++) {
+		const struct pr_choice *c = &cs->c[i];
+		int p;
+
+		if (c->read > 0) {
+			if (c->ctx == want && !nr++)
+				rat = i;
+			continue;
+		}
+		if (c->mem >= 0) {
+			uint8_t mp = t->mem_proc[c->ctx * PR_MEM_SLOTS + c->mem];
+
+			if (!mp)
+				return -1;
+			p = mp - 1;
+		} else {
+			p = c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
+		}
+		en |= PR_PROC_BIT(p);
+		if (p == want)
+			idx = i;
+	}
+check:
+	if (cs->current >= 0)
+		cur = pr_event_proc(pr_choice_code(&cs->c[cs->current]));
+	if (nd->enabled != en || nd->cur != cur)
+		return -1;
+	if (want >= PR_MAX_CTX)
+		nr = 0;
+	if (nd->ver >= 1 + nr)
+		return -1;
+	nd->nver = (uint8_t)(1 + nr);
+	return nd->ver ? rat + nd->ver - 1 : idx;
+}
+
 PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			    int64_t *budget)
 {
 	int idx_of[PR_MAX_PROCS];
-	/* A context's older-value choices: the first's index, and how many. */
-	int read_at[PR_MAX_CTX], nread[PR_MAX_CTX] = { 0 };
+	int read_at = 0, nread, reads = 0;
 	pr_procset en = 0;
 	struct pr_tnode *nd;
 	size_t d = t->pos;
 	int cur = PR_NO_PROC, p;
 
+	if (d + 1 < t->prefix) {
+		p = replay_pick(t, cs, &t->node[d]);
+		if (p >= 0) {
+			if (t->effects)
+				pr_effects_track(0);
+			t->pos++;
+			*budget = 1;
+			return p;
+		}
+	}
 	for (int i = 0; i < cs->n; i++) {
 		int code = pr_choice_code(&cs->c[i]);
 
 		if (code >= PR_CHOICE_READ) {
-			int c = cs->c[i].ctx;
-
-			if (!nread[c]++)
-				read_at[c] = i;
+			reads = 1;	/* counted for the chosen only */
 			continue;
 		}
 		p = pr_event_proc(code);
@@ -245,11 +346,13 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			return -1;
 		}
 		nd = &t->node[d];
-		memset(nd, 0, sizeof(*nd));
+		/* Its event: pr_event_begin() below, or ev_none() if it has none. */
+		memset(nd, 0, offsetof(struct pr_tnode, ev));
 		nd->enabled = en;
 		nd->cur = (uint8_t)cur;
 		nd->chosen = PR_NO_PROC;
 		nd->sleep_off = t->nsleepers;
+		nd->pool_end = (uint32_t)t->npool;
 		if (d > 0) {
 			const struct pr_tnode *up = &t->node[d - 1];
 
@@ -266,6 +369,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		p = t->policy->first(t, d);
 		nd = &t->node[d];	/* the policy may have grown arrays */
 		if (p == PR_NO_PROC) {
+			ev_none(nd);
 			t->abandoned = 1;
 			return PR_PICK_ABANDON;
 		}
@@ -275,6 +379,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->backtrack |= PR_PROC_BIT(p);
 		nd->done |= PR_PROC_BIT(p);
 		if (nd->top && nd->ntop + 1u == t->split && leaf_is_foreign(t)) {
+			ev_none(nd);
 			t->foreign = 1;
 			t->pos = d + 1;
 			return PR_PICK_ABANDON;
@@ -300,7 +405,9 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		nd->ev.proc = nd->chosen;	/* a flush's number is the tree's */
 	}
 	/* The same on every replay of this node: the program is deterministic. */
-	nd->nver = (uint8_t)(1 + (nd->chosen < PR_MAX_CTX ? nread[nd->chosen] : 0));
+	nread = reads && nd->chosen < PR_MAX_CTX ?
+		reads_of(cs, nd->chosen, &read_at) : 0;
+	nd->nver = (uint8_t)(1 + nread);
 	if (nd->ver >= nd->nver) {
 		snprintf(t->error, t->errlen, "step %zu: the older values a load "
 			 "could read differ from the execution this one replays",
@@ -319,7 +426,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	t->pos++;
 	*budget = 1;
 	if (nd->ver)
-		return read_at[nd->chosen] + nd->ver - 1;
+		return read_at + nd->ver - 1;
 	return idx_of[nd->chosen];
 }
 
@@ -335,6 +442,16 @@ PR_NO_TSAN pr_procset pr_tree_allowed(struct pr_tree *t,
 	return PR_PROC_BIT(nd->cur);
 }
 
+/* Put step @e in the pool (next_branch); -1 if out of memory. */
+PR_NO_TSAN static int pool_add(struct pr_tree *t, const struct pr_event *e)
+{
+	if (t->npool >= UINT32_MAX ||
+	    grow((void **)&t->pool, &t->cappool, t->npool + 1, sizeof(*t->pool)))
+		return -1;
+	t->pool[t->npool++] = *e;
+	return 0;
+}
+
 /*
  * The deepest node with a choice left within the preemption bound: take
  * it (the subtree under its old choice is complete, so that choice now
@@ -345,13 +462,14 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 	for (size_t d = t->n; d-- > 0;) {
 		struct pr_tnode *nd = &t->node[d];
 		pr_procset left = nd->backtrack & ~nd->done & ~nd->sleep;
-		struct pr_event *slot;
+		uint32_t *slot;
 		int old, cost, stale;
 
 		/* The chosen context's load reads the next older value. */
 		if (nd->ver + 1 < nd->nver) {
 			nd->ver++;
 			t->nsleepers = nd->sleep_off + nd->sleep_n;
+			t->npool = nd->pool_end;
 			t->n = t->prefix = d + 1;
 			t->fresh = d;
 			return;
@@ -361,6 +479,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		if (!left)
 			continue;
 		t->nsleepers = nd->sleep_off + nd->sleep_n;
+		t->npool = nd->pool_end;
 		/*
 		 * A step with several values to read (weak) may touch
 		 * different things after its load for each: it never sleeps
@@ -378,8 +497,11 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		       t->policy->sleep_cost(t, nd, old) : -1;
 		slot = nd->top || stale || cost == INT8_MAX ? NULL :
 		       pr_tree_sleepers_reserve(t, 1);
+		if (slot && pool_add(t, &nd->ev) < 0)
+			slot = NULL;
 		if (slot) {
-			*slot = nd->ev;
+			*slot = (uint32_t)(t->npool - 1);
+			nd->pool_end = (uint32_t)t->npool;
 			t->sleepcost[t->nsleepers] = (int8_t)cost;
 			t->sleeporig[t->nsleepers] = (uint32_t)d;
 			t->nsleepers++;

@@ -48,6 +48,7 @@ struct pr_tnode {
 	uint32_t ps, pm;
 	size_t sleep_off;	/* dpor: the sleeping processes' steps, */
 	uint32_t sleep_n;	/*  tree.sleepers[sleep_off..+sleep_n) */
+	uint32_t pool_end;	/* tree.pool's steps of this node and above */
 	struct pr_event ev;	/* the step taken from here */
 };
 
@@ -102,7 +103,16 @@ struct pr_tree {
 	size_t prefix;		/* nodes to replay; the branch is the last */
 	size_t pos;		/* decisions taken in this execution */
 	size_t fresh;		/* first node new in this execution */
-	struct pr_event *sleepers;	/* dpor's sleep sets' steps */
+	/*
+	 * dpor's sleep sets' steps, as indices into pool: a node's sleepers
+	 * are mostly its parent's carried down, and copying each step (240
+	 * bytes) at each new node was most of what a long run wrote.  pool
+	 * holds the steps put to sleep (next_branch), a node's after its
+	 * ancestors' (truncating to a node frees its descendants' too).
+	 */
+	uint32_t *sleepers;
+	struct pr_event *pool;
+	size_t npool, cappool;
 	int8_t *sleepcost;	/* bounded dpor: each sleeper's cost change
 				 * (dpor.c), parallel to sleepers */
 	uint32_t *sleeporig;	/* and the node it was explored from */
@@ -165,7 +175,14 @@ pr_procset pr_tree_interrupts_of(const struct pr_tree *t,
 pr_procset pr_tree_allowed(struct pr_tree *t, const struct pr_tnode *nd);
 
 /* For policies: room for @n more sleeping steps; NULL if out of memory. */
-struct pr_event *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
+uint32_t *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n);
+
+/* Sleeper @k's step. */
+static inline const struct pr_event *pr_tree_sleeper(const struct pr_tree *t,
+						     size_t k)
+{
+	return &t->pool[t->sleepers[k]];
+}
 
 /*
  * Node @nd (at depth @d) takes psleep process @p: it must start a block
