@@ -35,9 +35,15 @@
  * its newest value: its history restarts, the value dated now.  A value
  * never written through the model in this run is dated 0 (setup).
  *
- * For dpor (effects.h): writes to memory write the clock (their order
- * decides which values a barrier lets a load skip, even at different
- * locations); every load reads the grace-period floor; a grace period's
+ * For dpor (effects.h): writes to memory bump the clock (PR_EFF_TICK:
+ * their order decides which values a barrier lets a load skip, even at
+ * different locations, but only such a load sees it -- one that has a
+ * floor and an older value to weigh against it reports PR_EFF_OBSERVE,
+ * and dpor reverses the writes before it that nothing else orders,
+ * dpor_race.c; before h14r every two writes to memory were dependent,
+ * and most of the weak model's executions were orders of flushes that
+ * nobody could tell apart); every load reads the grace-period floor;
+ * a grace period's
  * beginning writes it and reads the clock; entering a read-side section
  * reads it; a location's books are its bytes,
  * which the access already names.
@@ -288,7 +294,7 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 {
 	struct loc *e = NULL;
 
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	if (trackable(size))
 		e = for_write(addr, size);
 	now_t++;
@@ -306,7 +312,7 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	struct view *v;
 	uint32_t told;
 
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	if (trackable(size))
 		e = for_write(addr, size);
 	/* The value it reads: always the newest (atomicity). */
@@ -446,6 +452,14 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	} else {
 		if (!current(e))
 			restart(e);
+		/*
+		 * Which older values it may read compares their times with
+		 * the floor, which came from other locations' times: the
+		 * order of writes the search otherwise lets commute (ticks).
+		 * Without a floor, or an older value, nothing is compared.
+		 */
+		if (e->n > 1 && vr(ctx)->floor)
+			pr_effect(&now_t, sizeof(now_t), PR_EFF_OBSERVE);
 		if (k && k > older(e, ctx))
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {

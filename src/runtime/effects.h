@@ -26,6 +26,22 @@ enum pr_effect_kind {
 	PR_EFF_WAKE = 3,	/* pr_wake(obj): contexts blocked on obj may run */
 	PR_EFF_UNWRITTEN = 4,	/* the step's announced RMW on obj wrote
 				 * nothing: a failed cmpxchg (pr_rmw_unwritten) */
+	/*
+	 * A bump of the counter at obj whose order among other bumps only
+	 * an observer (PR_EFF_OBSERVE) can tell: it conflicts with every
+	 * read and write of obj, not with another bump.  The weak model's
+	 * memory time (memory/stale.c): every write that reaches memory
+	 * takes the next time, and the order of two writes' times matters
+	 * only to a load that compares them.
+	 */
+	PR_EFF_TICK = 5,
+	/*
+	 * The step's outcome may depend on the order of the bumps of obj
+	 * before it (stale.c: a load whose older values are those written
+	 * after its CPU's floor).  No conflict of its own: dpor reverses
+	 * the bumps before it that no other step orders (dpor_race.c).
+	 */
+	PR_EFF_OBSERVE = 6,
 };
 
 struct pr_effect {

@@ -148,7 +148,8 @@ PR_NO_TSAN void pr_event_sign(struct pr_event *e)
 			e->rsig |= lines_of(&a);
 	}
 	for (int i = 0; i < e->neff; i++) {
-		if (e->eff[i].kind == PR_EFF_WRITE)
+		if (e->eff[i].kind == PR_EFF_WRITE ||
+		    e->eff[i].kind == PR_EFF_TICK)
 			e->wsig |= lines_of(&e->eff[i]);
 		else if (e->eff[i].kind == PR_EFF_READ)
 			e->rsig |= lines_of(&e->eff[i]);
@@ -161,7 +162,8 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	int n = pr_effects_take(e->eff);
 
 	if (n < 0) {
-		e->flags |= PR_EV_ALL;
+		/* It may have observed the bumps' order too (PR_EV_OBS). */
+		e->flags |= PR_EV_ALL | PR_EV_OBS;
 		e->neff = 0;
 		return;
 	}
@@ -172,6 +174,13 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	 * analysis).
 	 */
 	for (int i = 0; i < n; i++) {
+		if (e->eff[i].kind == PR_EFF_TICK)
+			e->flags |= PR_EV_TICK;
+		if (e->eff[i].kind == PR_EFF_OBSERVE) {
+			e->flags |= PR_EV_OBS;
+			e->eff[i--] = e->eff[--n];
+			continue;
+		}
 		if (e->eff[i].kind != PR_EFF_UNWRITTEN)
 			continue;
 		if (e->kind == PR_K_RMW && e->eff[i].obj == e->obj) {
@@ -224,6 +233,9 @@ PR_NO_TSAN static int conflict(const struct pr_effect *x, const struct pr_effect
 	if (x->kind == PR_EFF_WAKE || y->kind == PR_EFF_WAKE)
 		return 0;
 	if (x->kind == PR_EFF_READ && y->kind == PR_EFF_READ)
+		return 0;
+	/* Two bumps of a counter: their order is an observer's business. */
+	if (x->kind == PR_EFF_TICK && y->kind == PR_EFF_TICK)
 		return 0;
 	/* Different bits of one word, each read or changed alone (rule 1). */
 	if (pr_bits_apart(x->obj, x->size, (unsigned)x->bit1, y->obj, y->size,
