@@ -42,8 +42,9 @@
  * and dpor reverses the writes before it that nothing else orders,
  * dpor_race.c; before h14r every two writes to memory were dependent,
  * and most of the weak model's executions were orders of flushes that
- * nobody could tell apart); every load reads the grace-period floor;
- * a grace period's
+ * nobody could tell apart; a grace period's beginning, its end and
+ * stale_relax read the clock into a floor only, and tick the same way);
+ * every load reads the grace-period floor; a grace period's
  * beginning writes it and reads the clock; entering a read-side section
  * reads it; a location's books are its bytes,
  * which the access already names.
@@ -523,14 +524,14 @@ PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
  */
 PR_NO_TSAN void stale_gp_start(void)
 {
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	pr_effect(&gp, sizeof(gp), PR_EFF_WRITE);
 	gp = now_t;
 }
 
 PR_NO_TSAN void stale_grace(int ctx)
 {
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	if (ctx >= 0) {
 		struct view *v = vw(ctx);
 
@@ -580,7 +581,7 @@ PR_NO_TSAN int stale_relax(int ctx)
 
 	if (!v->old)
 		return 0;
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	v->old = 0;
 	v->floor = MAX(v->floor, now_t);
 	return 1;

@@ -27,12 +27,14 @@ enum pr_effect_kind {
 	PR_EFF_UNWRITTEN = 4,	/* the step's announced RMW on obj wrote
 				 * nothing: a failed cmpxchg (pr_rmw_unwritten) */
 	/*
-	 * A bump of the counter at obj whose order among other bumps only
-	 * an observer (PR_EFF_OBSERVE) can tell: it conflicts with every
-	 * read and write of obj, not with another bump.  The weak model's
-	 * memory time (memory/stale.c): every write that reaches memory
-	 * takes the next time, and the order of two writes' times matters
-	 * only to a load that compares them.
+	 * A bump of the counter at obj, or a read of it that only floors
+	 * take, whose order among other such touches only an observer
+	 * (PR_EFF_OBSERVE) can tell: it conflicts with every plain read
+	 * and write of obj, not with another tick.  The weak model's memory
+	 * time (memory/stale.c): every write that reaches memory takes the
+	 * next time, a grace period's beginning and end read it into a
+	 * floor, and the order of two of them matters only to a load that
+	 * weighs older values against a floor.
 	 */
 	PR_EFF_TICK = 5,
 	/*
@@ -109,5 +111,12 @@ void pr_effects_track(int on);
  * number, or -1 if the step had more (treat it as touching everything).
  */
 int pr_effects_take(struct pr_effect *out);
+
+/*
+ * Did that step report PR_EFF_OBSERVE (never among the effects
+ * pr_effects_take returns, and known even when they overflowed)?
+ * Clears it; call after pr_effects_take.
+ */
+int pr_effects_take_observe(void);
 
 #endif /* PAGERACE_RUNTIME_EFFECTS_H */

@@ -161,9 +161,10 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 {
 	int n = pr_effects_take(e->eff);
 
+	if (pr_effects_take_observe())
+		e->flags |= PR_EV_OBS;
 	if (n < 0) {
-		/* It may have observed the bumps' order too (PR_EV_OBS). */
-		e->flags |= PR_EV_ALL | PR_EV_OBS;
+		e->flags |= PR_EV_ALL;
 		e->neff = 0;
 		return;
 	}
@@ -176,11 +177,6 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	for (int i = 0; i < n; i++) {
 		if (e->eff[i].kind == PR_EFF_TICK)
 			e->flags |= PR_EV_TICK;
-		if (e->eff[i].kind == PR_EFF_OBSERVE) {
-			e->flags |= PR_EV_OBS;
-			e->eff[i--] = e->eff[--n];
-			continue;
-		}
 		if (e->eff[i].kind != PR_EFF_UNWRITTEN)
 			continue;
 		if (e->kind == PR_K_RMW && e->eff[i].obj == e->obj) {
