@@ -35,19 +35,16 @@
  * its newest value: its history restarts, the value dated now.  A value
  * never written through the model in this run is dated 0 (setup).
  *
- * For dpor (effects.h): writes to memory bump the clock (PR_EFF_TICK:
+ * For dpor (effects.h): writes to memory tick the clock (PR_EFF_TICK:
  * their order decides which values a barrier lets a load skip, even at
- * different locations, but only such a load sees it -- one that has a
- * floor and an older value to weigh against it reports PR_EFF_OBSERVE,
- * and dpor reverses the writes before it that nothing else orders,
- * dpor_race.c; before h14r every two writes to memory were dependent,
- * and most of the weak model's executions were orders of flushes that
- * nobody could tell apart; a grace period's beginning, its end and
- * stale_relax read the clock into a floor only, and tick the same way);
- * every load reads the grace-period floor; a grace period's
- * beginning writes it and reads the clock; entering a read-side section
- * reads it; a location's books are its bytes,
- * which the access already names.
+ * different locations, but only such a load sees it -- one with a floor
+ * and an older value reports PR_EFF_OBSERVE, and dpor reverses the
+ * ticks before it that nothing else orders, dpor_race.c; before h14r
+ * every two writes to memory were dependent); a grace period's
+ * beginning and end and stale_relax read the clock into a floor only,
+ * and tick too; every load reads the grace-period floor, which a grace
+ * period's beginning writes and entering a read-side section reads; a
+ * location's books are its bytes, which the access already names.
  */
 #include "memory/internal.h"
 #include "memory/memory.h"
@@ -453,12 +450,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	} else {
 		if (!current(e))
 			restart(e);
-		/*
-		 * Which older values it may read compares their times with
-		 * the floor, which came from other locations' times: the
-		 * order of writes the search otherwise lets commute (ticks).
-		 * Without a floor, or an older value, nothing is compared.
-		 */
+		/* Older values against a floor: it sees the ticks' order. */
 		if (e->n > 1 && vr(ctx)->floor)
 			pr_effect(&now_t, sizeof(now_t), PR_EFF_OBSERVE);
 		if (k && k > older(e, ctx))
