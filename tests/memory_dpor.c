@@ -14,17 +14,19 @@
  *     use-after-free under weak, and not with smp_wmb or under tso/sc.
  */
 #include "memory_common.h"
+#include "strategy/dpor.h"
 
 /* ---- 3. generated programs ---------------------------------------------- */
 
 #define GT	3
 #define GOPS	4
-#define GVARS	2
+#define GVARS	3
 
 enum { G_LOAD, G_STORE, G_WMB, G_MB, G_ADD_RET, G_INC, G_RELEASE, G_ACQUIRE,
        G_RMB, G_NKINDS };
 
 static struct { int nt, n[GT], kind[GT][GOPS], var[GT][GOPS]; } gp;
+static int gvars = 2;		/* variables the program uses */
 static int gv[GVARS];
 
 static void gen_cpu(void *arg)
@@ -64,6 +66,8 @@ static void gen_finish(void *arg)
 	(void)arg;
 	x = gv[0];
 	y = gv[1];
+	z = (unsigned long)gv[2];
+
 	set_add(&seen, state_hash());
 }
 
@@ -72,29 +76,76 @@ static const struct pr_program gen_prog = {
 	.setup = gen_setup, .finish = gen_finish,
 };
 
-static void test_generated(void)
+/*
+ * Three variables (@three 1): CPU 0 makes one access, CPU 1 two, CPU 2
+ * three, most of them loads -- two ints side by side, where a load must
+ * not lose its older values to the flush of its own store to the next
+ * one (memory/flush.c, hook_reads).  @three 2: CPU 0 stores, CPU 1
+ * stores, does anything, stores, CPU 2 loads, does anything, loads --
+ * shapes where a load's older values depend on the order of two flushes
+ * to different locations that nothing else orders
+ * (tests/litmus/flush-order.litmus), which dpor lets commute unless such
+ * a load observes them (strategy/dpor_race.c, observed()).
+ */
+static void gen_program(unsigned *seed, int k, int three)
+{
+	gp.nt = three ? 3 : 2 + (k % 3 == 0);
+	for (int t = 0; t < gp.nt; t++) {
+		*seed = *seed * 1103515245u + 12345u;
+		if (three == 1)
+			gp.n[t] = t + 1;
+		else if (three)
+			gp.n[t] = t ? 3 : 1;
+		else
+			gp.n[t] = gp.nt == 3 ? 1 + (int)(*seed >> 16) % 2
+					     : 2 + (int)(*seed >> 16) % 2;
+		for (int i = 0; i < gp.n[t]; i++) {
+			*seed = *seed * 1103515245u + 12345u;
+			gp.kind[t][i] = (int)(*seed >> 16) % G_NKINDS;
+			/* Mostly accesses: fences only matter between them. */
+			if ((*seed >> 8) % 3 == 0)
+				gp.kind[t][i] = (int)(*seed >> 20) % 2;
+			if (three == 2 && (t == 0 || (t == 1 && i != 1)))
+				gp.kind[t][i] = G_STORE;
+			else if (three && t == 2 && i != 1)
+				gp.kind[t][i] = G_LOAD;
+			gp.var[t][i] = (int)(*seed >> 24) % gvars;
+		}
+	}
+	/*
+	 * flush-order's family: CPU 0 on x, CPU 1 writes y and z (either
+	 * order) around its middle access, CPU 2 reads them back the other
+	 * way round around its middle access to x.
+	 */
+	if (three == 2) {
+		static const int mid1[4] = { G_WMB, G_MB, G_RELEASE, G_STORE };
+		static const int mid2[4] = { G_ACQUIRE, G_RMB, G_ADD_RET, G_LOAD };
+		int v = 1 + (int)(*seed >> 12) % 2;
+
+		/* Mostly barriers between: an observer needs a floor. */
+		if ((*seed >> 4) % 4)
+			gp.kind[1][1] = mid1[(*seed >> 6) % 4];
+		if ((*seed >> 8) % 4)
+			gp.kind[2][1] = mid2[(*seed >> 10) % 4];
+		gp.var[0][0] = 0;
+		gp.var[1][0] = gp.var[2][2] = v;
+		gp.var[1][2] = gp.var[2][0] = 3 - v;
+		gp.var[2][1] = 0;
+	}
+}
+
+static void test_generated(int three, int n)
 {
 	static struct stateset dfs_seen;
 	static const int models[2] = { PR_MEM_TSO, PR_MEM_WEAK };
-	unsigned seed = 12345;
-	int agree[2] = { 0, 0 }, cut[2] = { 0, 0 }, n = 150;
+	unsigned seed = three ? 4242 : 12345;
+	int agree[2] = { 0, 0 }, cut[2] = { 0, 0 };
 	uint64_t runs[2][2] = { { 0, 0 }, { 0, 0 } };
 
+	gvars = three ? 3 : 2;
 	for (int k = 0; k < n; k++) {
-		gp.nt = 2 + (k % 3 == 0);
-		for (int t = 0; t < gp.nt; t++) {
-			seed = seed * 1103515245u + 12345u;
-			gp.n[t] = gp.nt == 3 ? 1 + (int)(seed >> 16) % 2
-					     : 2 + (int)(seed >> 16) % 2;
-			for (int i = 0; i < gp.n[t]; i++) {
-				seed = seed * 1103515245u + 12345u;
-				gp.kind[t][i] = (int)(seed >> 16) % G_NKINDS;
-				/* Mostly accesses: fences only matter between them. */
-				if ((seed >> 8) % 3 == 0)
-					gp.kind[t][i] = (int)(seed >> 20) % 2;
-				gp.var[t][i] = (int)(seed >> 24) % GVARS;
-			}
-		}
+		gen_program(&seed, k, three);
+
 		for (int m = 0; m < 2; m++) {
 			struct result d, p;
 
@@ -119,14 +170,65 @@ static void test_generated(void)
 	}
 	pr_mem_select(PR_MEM_SC);
 	for (int m = 0; m < 2; m++)
-		ok(agree[m] == n && cut[m] < n / 4, "generated under %s: dpor "
+		ok(agree[m] == n && cut[m] < n / 3, "generated (%d variables) "
+		   "under %s: dpor "
 		   "reaches exactly dfs's final states (%d/%d programs, %d "
 		   "where dfs ran out of budget: a superset; %llu dfs runs, "
-		   "%llu dpor runs)", pr_mem_name(models[m]), agree[m], n,
+		   "%llu dpor runs)", gvars, pr_mem_name(models[m]), agree[m], n,
 		   cut[m], (unsigned long long)runs[m][0],
 		   (unsigned long long)runs[m][1]);
 }
 
+
+/*
+ * The observer rule on programs too big for dfs (@three 2): dpor's final
+ * states under weak equal those of dpor with every two writes to memory
+ * dependent (pr_dpor_ticks 1, the rule before h14r, itself checked
+ * against dfs above); with the bumps commuting and no observer rule
+ * (pr_dpor_ticks 2, planted) some program loses states, so the check
+ * sees the rule.
+ */
+static void test_observers(int n)
+{
+	static struct stateset ref;
+	unsigned seed = 777;
+	int agree = 0, lost = 0;
+	uint64_t runs[3] = { 0, 0, 0 };
+
+	gvars = 3;
+	pr_mem_select(PR_MEM_WEAK);
+	for (int k = 0; k < n; k++) {
+		struct result o, p, u;
+
+		gen_program(&seed, k, 2);
+		pr_dpor_ticks = 1;
+		o = search(&gen_prog, "dpor", 1000000);
+		ref = seen;
+		pr_dpor_ticks = 2;
+		u = search(&gen_prog, "dpor", 1000000);
+		lost += !set_same(&seen, &ref);
+		pr_dpor_ticks = 0;
+		p = search(&gen_prog, "dpor", 1000000);
+		runs[0] += o.runs;
+		runs[1] += p.runs;
+		runs[2] += u.runs;
+		if (o.complete && p.complete && !o.failed && !p.failed &&
+		    set_same(&seen, &ref))
+			agree++;
+		else
+			diag("program %d: %d states with ticks ordered (%s), "
+			     "%d with observers (%s)", k, ref.n,
+			     o.complete ? "complete" : "cut", seen.n,
+			     p.complete ? "complete" : "cut");
+	}
+	pr_mem_select(PR_MEM_SC);
+	ok(agree == n, "weak, 3 CPUs, 7 accesses: dpor with observers reaches "
+	   "exactly the final states of dpor with every two writes to memory "
+	   "dependent (%d/%d programs; %llu runs against %llu)", agree, n,
+	   (unsigned long long)runs[1], (unsigned long long)runs[0]);
+	ok(lost > 0, "without the observer rule, %d of %d programs lose final "
+	   "states (%llu runs)", lost, n, (unsigned long long)runs[2]);
+}
 
 /* ---- 5. a store that lands after a free ----------------------------------- */
 
@@ -208,7 +310,9 @@ static void test_uaf(void)
 int main(void)
 {
 	pr_run_options_default(&ropts);
-	test_generated();
+	test_generated(0, 150);
+	test_generated(1, 60);
+	test_observers(60);
 	test_uaf();
 	return done_testing();
 }

@@ -245,9 +245,16 @@ PR_NO_TSAN static int hook_reads(int ctx, const struct pr_site *site,
 {
 	int n;
 
-	(void)site;
-	/* Most loads have no older value to offer: that test first. */
-	if (!(n = stale_count(ctx, obj)) || mem_own_store(ctx, obj, 8))
+	/*
+	 * Most loads have no older value to offer: that test first.  Its
+	 * own stores that overlap the load's bytes, not 8 bytes from @obj:
+	 * dpor holds the load independent of the flush of an own store to
+	 * the next field, which then must not change the load's choices
+	 * (tests/memory_dpor's 3-variable programs: two ints side by side
+	 * lost final states of dfs before h14r).
+	 */
+	if (!(n = stale_count(ctx, obj)) ||
+	    mem_own_store(ctx, obj, site && site->size ? site->size : 8))
 		return 0;	/* none, or it reads its own store */
 	return n;
 }

@@ -35,12 +35,16 @@
  * its newest value: its history restarts, the value dated now.  A value
  * never written through the model in this run is dated 0 (setup).
  *
- * For dpor (effects.h): writes to memory write the clock (their order
- * decides which values a barrier lets a load skip, even at different
- * locations); every load reads the grace-period floor; a grace period's
- * beginning writes it and reads the clock; entering a read-side section
- * reads it; a location's books are its bytes,
- * which the access already names.
+ * For dpor (effects.h): writes to memory tick the clock (PR_EFF_TICK:
+ * their order decides which values a barrier lets a load skip, even at
+ * different locations, but only such a load sees it -- one with a floor
+ * and an older value reports PR_EFF_OBSERVE, and dpor reverses the
+ * ticks before it that nothing else orders, dpor_race.c; before h14r
+ * every two writes to memory were dependent); a grace period's
+ * beginning and end and stale_relax read the clock into a floor only,
+ * and tick too; every load reads the grace-period floor, which a grace
+ * period's beginning writes and entering a read-side section reads; a
+ * location's books are its bytes, which the access already names.
  */
 #include "memory/internal.h"
 #include "memory/memory.h"
@@ -288,7 +292,7 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 {
 	struct loc *e = NULL;
 
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	if (trackable(size))
 		e = for_write(addr, size);
 	now_t++;
@@ -306,7 +310,7 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	struct view *v;
 	uint32_t told;
 
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_WRITE);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	if (trackable(size))
 		e = for_write(addr, size);
 	/* The value it reads: always the newest (atomicity). */
@@ -446,6 +450,9 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	} else {
 		if (!current(e))
 			restart(e);
+		/* Older values against a floor: it sees the ticks' order. */
+		if (e->n > 1 && vr(ctx)->floor)
+			pr_effect(&now_t, sizeof(now_t), PR_EFF_OBSERVE);
 		if (k && k > older(e, ctx))
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {
@@ -509,14 +516,14 @@ PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
  */
 PR_NO_TSAN void stale_gp_start(void)
 {
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	pr_effect(&gp, sizeof(gp), PR_EFF_WRITE);
 	gp = now_t;
 }
 
 PR_NO_TSAN void stale_grace(int ctx)
 {
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	if (ctx >= 0) {
 		struct view *v = vw(ctx);
 
@@ -566,7 +573,7 @@ PR_NO_TSAN int stale_relax(int ctx)
 
 	if (!v->old)
 		return 0;
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
+	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
 	v->old = 0;
 	v->floor = MAX(v->floor, now_t);
 	return 1;

@@ -19,6 +19,8 @@ int pr_effects_on;
 
 static struct {
 	int n;			/* recorded; PR_MAX_EFFECTS + 1: overflowed */
+	int observe;		/* PR_EFF_OBSERVE reported: kept apart, so
+				 * that an overflowed step still says it */
 	struct pr_effect e[PR_MAX_EFFECTS];
 } eff;
 
@@ -26,6 +28,7 @@ PR_NO_TSAN void pr_effects_track(int on)
 {
 	pr_effects_on = on;
 	eff.n = 0;
+	eff.observe = 0;
 }
 
 PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind,
@@ -33,6 +36,10 @@ PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind,
 {
 	if (pr_stress_on || pr_self() < 0)
 		return;
+	if (kind == PR_EFF_OBSERVE) {
+		eff.observe = 1;
+		return;
+	}
 	if (pr_get_mem_hooks())	/* tso, weak: buffers hold whole words */
 		bit1 = 0;
 	/* The same touch twice in one step says nothing new. */
@@ -55,4 +62,12 @@ PR_NO_TSAN int pr_effects_take(struct pr_effect *out)
 		return -1;
 	memcpy(out, eff.e, (size_t)n * sizeof(*out));
 	return n;
+}
+
+PR_NO_TSAN int pr_effects_take_observe(void)
+{
+	int o = eff.observe;
+
+	eff.observe = 0;
+	return o;
 }

@@ -26,6 +26,24 @@ enum pr_effect_kind {
 	PR_EFF_WAKE = 3,	/* pr_wake(obj): contexts blocked on obj may run */
 	PR_EFF_UNWRITTEN = 4,	/* the step's announced RMW on obj wrote
 				 * nothing: a failed cmpxchg (pr_rmw_unwritten) */
+	/*
+	 * A bump of the counter at obj, or a read of it that only floors
+	 * take, whose order among other such touches only an observer
+	 * (PR_EFF_OBSERVE) can tell: it conflicts with every plain read
+	 * and write of obj, not with another tick.  The weak model's memory
+	 * time (memory/stale.c): every write that reaches memory takes the
+	 * next time, a grace period's beginning and end read it into a
+	 * floor, and the order of two of them matters only to a load that
+	 * weighs older values against a floor.
+	 */
+	PR_EFF_TICK = 5,
+	/*
+	 * The step's outcome may depend on the order of the bumps of obj
+	 * before it (stale.c: a load whose older values are those written
+	 * after its CPU's floor).  No conflict of its own: dpor reverses
+	 * the bumps before it that no other step orders (dpor_race.c).
+	 */
+	PR_EFF_OBSERVE = 6,
 };
 
 struct pr_effect {
@@ -93,5 +111,12 @@ void pr_effects_track(int on);
  * number, or -1 if the step had more (treat it as touching everything).
  */
 int pr_effects_take(struct pr_effect *out);
+
+/*
+ * Did that step report PR_EFF_OBSERVE (never among the effects
+ * pr_effects_take returns, and known even when they overflowed)?
+ * Clears it; call after pr_effects_take.
+ */
+int pr_effects_take_observe(void);
 
 #endif /* PAGERACE_RUNTIME_EFFECTS_H */

@@ -64,7 +64,11 @@
  *     does not drain commutes with the flushes of other locations: the
  *     buffer keeps each store in its slot (memory/buffer.c), and a load
  *     reads its own CPU's newest store to a location whether or not an
- *     older one has reached memory.
+ *     older one has reached memory.  Under weak a write to memory also
+ *     ticks the memory clock (effects.h, PR_EFF_TICK): two ticks do
+ *     not conflict here; their order matters only to a later load that
+ *     observes it, and dpor_race.c reverses them there (sleep sets keep
+ *     them dependent: pr_dependent_sleep).
  * Steps of the same process are ordered by the process itself and never
  * asked about.  tests/strategy_dpor.c checks each rule.
  */
@@ -150,7 +154,8 @@ PR_NO_TSAN void pr_event_sign(struct pr_event *e)
 			e->rsig |= lines_of(&a);
 	}
 	for (int i = 0; i < e->neff; i++) {
-		if (e->eff[i].kind == PR_EFF_WRITE)
+		if (e->eff[i].kind == PR_EFF_WRITE ||
+		    e->eff[i].kind == PR_EFF_TICK)
 			e->wsig |= lines_of(&e->eff[i]);
 		else if (e->eff[i].kind == PR_EFF_READ)
 			e->rsig |= lines_of(&e->eff[i]);
@@ -162,6 +167,8 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 {
 	int n = pr_effects_take(e->eff);
 
+	if (pr_effects_take_observe())
+		e->flags |= PR_EV_OBS;
 	if (n < 0) {
 		e->flags |= PR_EV_ALL;
 		e->neff = 0;
@@ -174,6 +181,8 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	 * analysis).
 	 */
 	for (int i = 0; i < n; i++) {
+		if (e->eff[i].kind == PR_EFF_TICK)
+			e->flags |= PR_EV_TICK;
 		if (e->eff[i].kind != PR_EFF_UNWRITTEN)
 			continue;
 		if (e->kind == PR_K_RMW && e->eff[i].obj == e->obj) {
@@ -226,6 +235,9 @@ PR_NO_TSAN static int conflict(const struct pr_effect *x, const struct pr_effect
 	if (x->kind == PR_EFF_WAKE || y->kind == PR_EFF_WAKE)
 		return 0;
 	if (x->kind == PR_EFF_READ && y->kind == PR_EFF_READ)
+		return 0;
+	/* Two bumps of a counter: their order is an observer's business. */
+	if (x->kind == PR_EFF_TICK && y->kind == PR_EFF_TICK)
 		return 0;
 	/* Different bits of one word, each read or changed alone (rule 1). */
 	if (pr_bits_apart(x->obj, x->size, (unsigned)x->bit1, y->obj, y->size,

@@ -36,6 +36,11 @@ enum {
 				 * RMW that did not report pr_rmw_unwritten):
 				 * PR_EV_WROTE less the RMWs that only read */
 	PR_EV_SIG = 32,		/* rsig and wsig are set (pr_event_finish) */
+	PR_EV_TICK = 64,	/* bumped a counter (PR_EFF_TICK): commutes
+				 * with another bump in the race analysis,
+				 * unless an observer follows (dpor_race.c);
+				 * never in sleep sets (pr_dependent_sleep) */
+	PR_EV_OBS = 128,	/* observed the bumps' order (PR_EFF_OBSERVE) */
 };
 
 struct pr_event {
@@ -183,6 +188,19 @@ static inline int pr_dependent(const struct pr_event *a,
 	ya = (uintptr_t)b->obj;
 	return xa < ya + (b->size ? b->size : 1) &&
 	       ya < xa + (a->size ? a->size : 1);
+}
+
+/*
+ * Dependence for sleep sets: pr_dependent(), and two bumps of a counter
+ * (PR_EV_TICK) too.  Whether their order matters depends on what comes
+ * after them (an observer, dpor_race.c); a sleep set decides before
+ * that, so it keeps them ordered, as they were before h14r: a sleeping
+ * bump wakes at the next bump.
+ */
+static inline int pr_dependent_sleep(const struct pr_event *a,
+				     const struct pr_event *b)
+{
+	return ((a->flags & b->flags) & PR_EV_TICK) || pr_dependent(a, b);
 }
 
 #endif /* PAGERACE_STRATEGY_DEPENDENCE_H */

@@ -126,7 +126,7 @@ PR_NO_TSAN static int block_touches(const struct pr_tree *t,
 	for (uint32_t z = up->ps; z < up->pm; z++) {
 		const struct pr_event *w = &t->node[z].ev;
 
-		if (w->proc == b->proc || pr_dependent(w, b))
+		if (w->proc == b->proc || pr_dependent_sleep(w, b))
 			return 1;
 	}
 	return 0;
@@ -173,7 +173,8 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 			const struct pr_event *s = pr_tree_sleeper(t, k);
 			int8_t c = t->sleepcost[k];
 
-			if (s->proc == up->chosen || pr_dependent(s, &up->ev))
+			if (s->proc == up->chosen ||
+			    pr_dependent_sleep(s, &up->ev))
 				continue;
 			/* Bounded: woken when it becomes the one to go on. */
 			if (bounded && s->proc == nd->cur)

@@ -110,6 +110,9 @@ static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 /* dpor_race.c: the race analysis after each execution (the policy's). */
 void dpor_analyse(struct pr_tree *t);
 
+/* Tests: the bumps' rule (dpor_race.c): 0 observers, 1 ordered, 2 none. */
+extern int pr_dpor_ticks;
+
 /* Tests: check the race analysis's filter (dpor_race.c). */
 extern int pr_dpor_filter_check;
 extern unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;
