@@ -67,7 +67,7 @@
  *     older one has reached memory.  Under weak a write to memory also
  *     ticks the memory clock (effects.h, PR_EFF_TICK): two ticks do
  *     not conflict here; their order matters only to a later load that
- *     observes it, and dpor_race.c reverses them there (sleep sets keep
+ *     observes it, and dpor_reverse.c reverses them there (sleep sets keep
  *     them dependent: pr_dependent_sleep).
  * Steps of the same process are ordered by the process itself and never
  * asked about.  tests/strategy_dpor.c checks each rule.

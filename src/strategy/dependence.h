@@ -38,7 +38,7 @@ enum {
 	PR_EV_SIG = 32,		/* rsig and wsig are set (pr_event_finish) */
 	PR_EV_TICK = 64,	/* bumped a counter (PR_EFF_TICK): commutes
 				 * with another bump in the race analysis,
-				 * unless an observer follows (dpor_race.c);
+				 * unless an observer follows (dpor_reverse.c);
 				 * never in sleep sets (pr_dependent_sleep) */
 	PR_EV_OBS = 128,	/* observed the bumps' order (PR_EFF_OBSERVE) */
 };
@@ -193,7 +193,7 @@ static inline int pr_dependent(const struct pr_event *a,
 /*
  * Dependence for sleep sets: pr_dependent(), and two bumps of a counter
  * (PR_EV_TICK) too.  Whether their order matters depends on what comes
- * after them (an observer, dpor_race.c); a sleep set decides before
+ * after them (an observer, dpor_reverse.c); a sleep set decides before
  * that, so it keeps them ordered, as they were before h14r: a sleeping
  * bump wakes at the next bump.
  */

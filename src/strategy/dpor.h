@@ -110,15 +110,19 @@ static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 /* dpor_race.c: the race analysis after each execution (the policy's). */
 void dpor_analyse(struct pr_tree *t);
 
-/* Tests: the bumps' rule (dpor_race.c): 0 observers, 1 ordered, 2 none. */
+/* Tests: the bumps' rule (dpor_reverse.c): 0 observers, 1 ordered, 2 none. */
 extern int pr_dpor_ticks;
 
 /* Tests: check the race analysis's filter (dpor_race.c). */
 extern int pr_dpor_filter_check;
 extern unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;
 
-/* The initials of notdep(e_j).e_i (dpor_race.c). */
+/* The initials of notdep(e_j).e_i (dpor_reverse.c). */
 pr_procset dpor_initials(const struct dpor_strategy *d, size_t j, size_t i);
+/* Reverse the race of steps @j < @i: a backtrack point at j (dpor_reverse.c). */
+void dpor_reverse(struct dpor_strategy *d, size_t j, size_t i);
+/* Step @i observes memory time: reverse the unordered bumps before it. */
+void dpor_observed(struct dpor_strategy *d, size_t i);
 
 /* bpor.c: the preemption bound's part. */
 int dpor_sleep_cost(const struct pr_tree *t, const struct pr_tnode *nd,

@@ -12,111 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The initials of v = notdep(e_j).e_i: the processes whose first step in
- * v has no earlier step of v happening before it -- those that can start
- * the reversed race.
- */
-PR_NO_TSAN pr_procset dpor_initials(const struct dpor_strategy *d,
-					 size_t j, size_t i)
-{
-	uint32_t firstv[PR_MAX_PROCS];
-	int inv[PR_MAX_PROCS], ninv = 0;
-	pr_procset initials = 0, seen = 0;
-	int pj = d->st[j].proc;
-
-	for (size_t k = j + 1; k <= i; k++) {
-		const uint32_t *ck = CLK(d, k);
-		int pk = d->st[k].proc, initial = 1;
-
-		if (k < i && covered(ck, d, j, pj))
-			continue;	/* happens after e_j: not in v */
-		if (seen & PR_PROC_BIT(pk))
-			continue;	/* not its first step in v */
-		/* An initial: no earlier step of v happens before it. */
-		for (int q = 0; q < ninv && initial; q++)
-			initial = firstv[inv[q]] > CLKQ(d, ck, inv[q]);
-		if (initial)
-			initials |= PR_PROC_BIT(pk);
-		seen |= PR_PROC_BIT(pk);
-		inv[ninv++] = pk;
-		firstv[pk] = d->st[k].seq;
-	}
-	return initials;
-}
-
-/*
- * The race e_j < e_i: add to node j's backtrack set a process that can
- * start notdep(e_j).e_i, unless one is there already.
- */
-PR_NO_TSAN static void reverse(struct dpor_strategy *d, size_t j, size_t i)
-{
-	struct pr_tree *t = &d->tree;
-	struct pr_tnode *nj = &t->node[j];
-	pr_procset cand = dpor_initials(d, j, i) & nj->enabled;
-
-	if (!cand || (cand & nj->backtrack))
-		return;
-	if (cand & (PR_PROC_BIT(t->node[i].ev.proc)))
-		nj->backtrack |= PR_PROC_BIT(t->node[i].ev.proc);
-	else
-		nj->backtrack |= PR_PROC_BIT(pr_proc_lowest(cand));
-}
-
-/*
- * Bumps and their observers (effects.h, PR_EFF_TICK and PR_EFF_OBSERVE;
- * the weak model's memory time, memory/stale.c).  Two bumps commute in
- * the analysis: the state after them differs only in which of the two
- * writes got the earlier time, and only a later load that weighs older
- * values against its CPU's floor can tell.  So a pair of bumps races
- * only where such an observer follows them: at observer e_i, every two
- * bumps e_a < e_b before it, of different processes, with e_a not
- * happening before e_b, are reversed as a race would be (node a gets an
- * initial of notdep(e_a).e_b).  The pairs with e_b before the previous
- * observer were reversed at that one (on this path: the nodes before a
- * replayed observer are the same), so each observer takes the pairs
- * whose later bump is at or after the previous observer.  Sleep sets
- * keep every two bumps dependent (pr_dependent_sleep): a sleeping bump
- * wakes at the next bump, whatever follows.  The bounded search keeps
- * them dependent outright (dependent_at).
- *
- * For tests (tests/memory_dpor), pr_dpor_ticks: 1 keeps every two bumps
- * dependent (the rule before h14r, the reference), 2 plants an unsound
- * analysis (bumps commute, no observer rule), which must lose states.
- *
- * Before h14r every two writes to memory under weak were dependent:
- * C-WW-G+WW-B+WW-R (six stores, no load) took 14,010 executions under
- * weak against 1,168 under tso.  The corpus's final states are the same
- * (tools/litmus-states.sh, bench/RESULTS.md "h14r").
- */
-int pr_dpor_ticks;
-
-PR_NO_TSAN static void observed(struct dpor_strategy *d, size_t i)
-{
-	const struct pr_tree *t = &d->tree;
-	size_t from = 0;
-
-	for (size_t k = i; k-- > 0;)
-		if (t->node[k].ev.flags & PR_EV_OBS) {
-			from = k;
-			break;
-		}
-	for (size_t b = from; b < i; b++) {
-		const struct pr_event *eb = &t->node[b].ev;
-		const uint32_t *cb = CLK(d, b);
-
-		if (!(eb->flags & PR_EV_TICK))
-			continue;
-		for (size_t a = 0; a < b; a++) {
-			const struct pr_event *ea = &t->node[a].ev;
-
-			if ((ea->flags & PR_EV_TICK) && ea->proc != eb->proc &&
-			    !covered(cb, d, a, ea->proc))
-				reverse(d, a, b);
-		}
-	}
-}
-
 #define PR_NOREV	((size_t)1 << (sizeof(size_t) * 8 - 1))
 #define PR_NOCONS	((size_t)1 << (sizeof(size_t) * 8 - 2))
 #define PR_RACE_J	(PR_NOCONS - 1)
@@ -692,10 +587,10 @@ own:
 				dpor_reverse_bounded(d, d->races[r] & PR_RACE_J, i,
 						!(d->races[r] & PR_NOCONS));
 			else
-				reverse(d, d->races[r] & PR_RACE_J, i);
+				dpor_reverse(d, d->races[r] & PR_RACE_J, i);
 		if (!d->bounded && !pr_dpor_ticks &&
 		    (t->node[i].ev.flags & PR_EV_OBS))
-			observed(d, i);
+			dpor_observed(d, i);
 	}
 }
 
