@@ -102,8 +102,11 @@ for p in lost-update-fixed pc-lookup-truncate pc-irq-alloc pc-swap pc-add-lookup
 done
 ok $clean "pagerace-tsan stress: the harness is TSan-clean (5 programs, RCU daemon, interrupts)"
 
-timeout 120 "$PAGERACE_TSAN" stress --count 100 -K none pc-irq-alloc >"$tmp/out" 2>"$tmp/err"
+# Under merged: pc-irq-alloc is clean there (dpor: exhaustive, 3,823
+# executions), where v2 as posted has F2's leak and F3's double free, which
+# free-running threads hit about once in a few hundred iterations.
+timeout 120 "$PAGERACE_TSAN" stress --count 100 -p merged pc-irq-alloc >"$tmp/out" 2>"$tmp/err"
 test $? -eq 0 && ! grep -q 'ThreadSanitizer' "$tmp/err"
-ok $? "pagerace-tsan stress pc-irq-alloc: interrupts on their CPU's thread, clean"
+ok $? "pagerace-tsan stress pc-irq-alloc (merged): interrupts on their CPU's thread, clean"
 
 tap_done
