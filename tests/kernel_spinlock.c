@@ -52,19 +52,24 @@ static void incrementer(void *arg)
 	}
 }
 
-/* rwlock readers alongside the writers: they must never see a torn state. */
+/* A read-side section: it must never see a writer's half-done state. */
+static void read_section(void)
+{
+	int a, b;
+
+	read_lock(&rw);
+	a = LOAD(counter);
+	b = LOAD(counter);
+	PR_ASSERT(a == b);
+	read_unlock(&rw);
+}
+
+/* rwlock readers alongside the writers. */
 static void rw_reader(void *arg)
 {
 	(void)arg;
-	for (int i = 0; i < 2; i++) {
-		int a, b;
-
-		read_lock(&rw);
-		a = LOAD(counter);
-		b = LOAD(counter);
-		PR_ASSERT(a == b);
-		read_unlock(&rw);
-	}
+	for (int i = 0; i < 2; i++)
+		read_section();
 }
 
 static void self_deadlock(void *arg)
@@ -120,13 +125,7 @@ static void once(void *arg)
 {
 	(void)arg;
 	if (mode == M_RW_ONCE && pr_self() == 2) {
-		int a, b;
-
-		read_lock(&rw);
-		a = LOAD(counter);
-		b = LOAD(counter);
-		PR_ASSERT(a == b);
-		read_unlock(&rw);
+		read_section();
 		return;
 	}
 	if (mode == M_RW_ONCE)
