@@ -45,6 +45,7 @@ PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
 PR_NO_TSAN void pr_tree_begin_run(struct pr_tree *t)
 {
 	t->pos = 0;
+	t->stretch = 0;
 	t->abandoned = 0;
 	t->foreign = 0;
 }
@@ -270,6 +271,33 @@ check:
 	return nd->ver ? rat + nd->ver - 1 : idx;
 }
 
+/*
+ * Replaying: how many steps from node @d on the chosen context simply
+ * goes on -- the same context chosen where it was the one running, no
+ * older value read -- before the branch node.  The runtime lets it take
+ * them without asking (a budget), as it would any sampler's: it still
+ * stops early where something changes what could run (a wake-up, an
+ * exit, a sleep), and the next pick then finds its node from the steps
+ * taken (cs->step: one step a node, as every pick grants one step
+ * otherwise).  The nodes passed were checked when they were first run;
+ * only the enabled set at each, the replay's check that the program is
+ * deterministic, is not checked again there.  A replayed prefix is most
+ * of a search's steps (84% on pc-add-lookup), and each was a decision.
+ */
+PR_NO_TSAN static int64_t replay_stretch(const struct pr_tree *t, size_t d)
+{
+	const struct pr_tnode *nd = &t->node[d];
+	int p = nd->chosen;
+	size_t k = d + 1;
+
+	if (p >= PR_MAX_CTX || nd->nver != 1)
+		return 1;
+	while (k + 1 < t->prefix && t->node[k].chosen == p &&
+	       t->node[k].cur == p && t->node[k].nver == 1)
+		k++;
+	return (int64_t)(k - d);
+}
+
 PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 			    int64_t *budget)
 {
@@ -280,13 +308,19 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	size_t d = t->pos;
 	int cur = PR_NO_PROC, p;
 
+	/* After a stretch (below): the steps it really took, maybe fewer. */
+	if (t->stretch) {
+		d = t->pos = (size_t)cs->step;
+		t->stretch = 0;
+	}
 	if (d + 1 < t->prefix) {
 		p = replay_pick(t, cs, &t->node[d]);
 		if (p >= 0) {
 			if (t->effects)
 				pr_effects_track(0);
-			t->pos++;
-			*budget = 1;
+			*budget = replay_stretch(t, d);
+			t->pos = d + (size_t)*budget;
+			t->stretch = *budget > 1;
 			return p;
 		}
 	}

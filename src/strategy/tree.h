@@ -129,6 +129,7 @@ struct pr_tree {
 	 * the numbering, is the same in every execution.
 	 */
 	uint8_t mem_proc[PR_MAX_CTX * PR_MEM_SLOTS];
+	int stretch;		/* the last pick granted replayed steps (tree.c) */
 	/* replay_pick's view of the choice array generation rp_gen (tree.c) */
 	uint64_t rp_gen;
 	pr_procset rp_en;
