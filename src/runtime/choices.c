@@ -111,7 +111,6 @@ PR_NO_TSAN void sched_rebuild_choices(struct pr_choices *cs)
 	if (sched_rt.mem)
 		n = add_flushes(cs, n);
 	cs->n = n;
-	cs->gen++;
 	/* A spinner's enabledness moves with store_epoch: never cached. */
 	sched_rt.cs_stale = sched_rt.spinning != 0;
 }
@@ -145,7 +144,6 @@ PR_NO_TSAN void sched_ctx_done(int i)
 		cs->c[n++] = cs->c[j];
 	}
 	cs->n = n;
-	cs->gen++;
 	sched_rt.cs_stale = 0;
 }
 
@@ -200,7 +198,6 @@ PR_NO_TSAN void sched_add_reads(struct pr_choices *cs)
 	}
 	cs->reads = n - (cs->n - cs->reads);
 	cs->n = n;
-	cs->gen++;
 }
 
 PR_NO_TSAN int pr_sched_pending(int code, struct pr_pending *p)

@@ -203,12 +203,10 @@ PR_NO_TSAN static int pick(struct pr_choices *cs, int64_t *budget)
 	cs->n = k;
 	cs->mem = 0;
 	cs->reads = 0;
-	cs->gen++;
 	idx = st->ops->pick(st, cs, budget);
 	cs->n = k + mem + reads;
 	cs->mem = mem;
 	cs->reads = reads;
-	cs->gen++;
 	if (idx < 0 || idx >= k)
 		return idx;
 	return maybe_stale(cs, idx);

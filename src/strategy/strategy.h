@@ -94,12 +94,6 @@ struct pr_choices {
 	 */
 	int reads;
 	struct pr_choice c[PR_MAX_CHOICES];
-	/*
-	 * Changes whenever @n or @c do (runtime/choices.c, sched.c's pick):
-	 * a strategy may keep what it derived from the array while @gen
-	 * stays (tree.c does, for the replayed prefix's check).
-	 */
-	uint64_t gen;
 	int current;		/* index of "continue the running context", or -1 */
 	int prev_ctx;		/* context that ran last, or -1 */
 	enum pr_reason reason;

@@ -214,26 +214,14 @@ PR_NO_TSAN static int replay_pick(struct pr_tree *t, const struct pr_choices *cs
 	 * counts those in cs->mem and cs->reads), contexts and injections.
 	 */
 	if (!cs->mem && !cs->reads) {
-		/*
-		 * The runtime reuses its array while nothing changes (cs->gen
-		 * stays): most replayed steps then meet the array the step
-		 * before them met, and its processes and positions are kept.
-		 */
-		if (cs->gen != t->rp_gen) {
-			for (int i = 0; i < cs->n; i++) {
-				const struct pr_choice *c = &cs->c[i];
-				int p = c->inject < 0 ? c->ctx
-						      : PR_MAX_CTX + c->inject;
+		for (int i = 0; i < cs->n; i++) {
+			const struct pr_choice *c = &cs->c[i];
+			int p = c->inject < 0 ? c->ctx : PR_MAX_CTX + c->inject;
 
-				en |= PR_PROC_BIT(p);
-				t->rp_idx[p] = (int16_t)i;
-			}
-			t->rp_gen = cs->gen;
-			t->rp_en = en;
+			en |= PR_PROC_BIT(p);
+			if (p == want)
+				idx = i;
 		}
-		en = t->rp_en;
-		if (en & PR_PROC_BIT(want))
-			idx = t->rp_idx[want];
 		goto check;
 	}
 	for (int i = 0; i < cs->n; i++) {

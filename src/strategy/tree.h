@@ -130,10 +130,6 @@ struct pr_tree {
 	 */
 	uint8_t mem_proc[PR_MAX_CTX * PR_MEM_SLOTS];
 	int stretch;		/* the last pick granted replayed steps (tree.c) */
-	/* replay_pick's view of the choice array generation rp_gen (tree.c) */
-	uint64_t rp_gen;
-	pr_procset rp_en;
-	int16_t rp_idx[PR_MAX_PROCS];
 	int mem_procs;		/* given so far */
 	/*
 	 * dpor_first's order (pr_dpor_prefer), and while the policy's
