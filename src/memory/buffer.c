@@ -35,6 +35,8 @@ uint64_t mem_busy;
 uint64_t mem_touched;
 uint64_t mem_readers;
 int mem_waiters;
+uint64_t mem_drainers;
+uint64_t mem_drain_cpus[PR_MAX_CTX];
 pr_mem_logger mem_logger;
 
 void mem_log_ev(int kind, int ctx, int reader, const struct entry *e,
@@ -83,15 +85,23 @@ int mem_oldest(const struct buffer *b)
 static void wait_upto(int ctx, uint64_t seq)
 {
 	struct buffer *b = &mem_buf[ctx];
-	int s;
 
 	for (;;) {
+		int blocked = !mem_drained_upto(b, seq);
+
+		if (blocked) {
+			b->waiting = 1;
+			b->wait_seq = seq;
+			mem_waiters++;
+		}
+		PR_WAIT_AT(b, "store-buffer", blocked);
+		if (blocked) {
+			b->waiting = 0;
+			mem_waiters--;
+		}
 		pr_effect(b, sizeof(*b), PR_EFF_READ);
-		if ((s = mem_oldest(b)) < 0 || b->e[s].seq > seq)
+		if (mem_drained_upto(b, seq))
 			return;
-		mem_waiters++;
-		PR_BLOCK(b, "store-buffer");
-		mem_waiters--;
 	}
 }
 
@@ -198,6 +208,9 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	if (b->fvalid)
 		b->fmask |= mem_flushable_new(b, s);
 	b->used |= 1u << s;
+	/* For dpor: the slot changed, not memory (rule 6). */
+	pr_effect(addr, size, PR_EFF_BUFFERED);
+	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
 	mem_busy |= (uint64_t)1 << c;
 	mem_touched |= (uint64_t)1 << c;
 	if (mem_logger)
@@ -368,18 +381,48 @@ PR_NO_TSAN void pr_mem_lock(const void *lock)
 		stale_lock(c, lock);
 }
 
+/* For dpor: the step reads the buffers of @cpus (few: one by one). */
+PR_NO_TSAN static void read_buffers(uint64_t cpus)
+{
+	if (__builtin_popcountll(cpus) > PR_MAX_EFFECTS / 2) {
+		pr_effect(mem_buf, sizeof(mem_buf), PR_EFF_READ);
+		return;
+	}
+	for (; cpus; cpus &= cpus - 1)
+		pr_effect(&mem_buf[__builtin_ctzll(cpus)], sizeof(mem_buf[0]),
+			  PR_EFF_READ);
+}
+
+/*
+ * Wait until the buffers of @cpus are empty (a grace period's end): as
+ * wait_upto, at a wait point whatever the buffers hold, woken only by
+ * the flush that empties the last of them (flush.c).  The check after
+ * it reads those buffers: it depends on every flush and every buffered
+ * store of theirs, which can make it wait again.
+ */
 PR_NO_TSAN static void drain(uint64_t cpus)
 {
+	int c = self();
+
 	for (;;) {
-		pr_effect(mem_buf, sizeof(mem_buf), PR_EFF_READ);
+		int blocked = (mem_busy & cpus) != 0;
+
+		if (blocked) {
+			mem_drain_cpus[c] = cpus;
+			mem_drainers |= (uint64_t)1 << c;
+			mem_waiters++;
+		}
+		PR_WAIT_AT(&mem_drain_cpus[c], "store-buffers", blocked);
+		if (blocked) {
+			mem_drainers &= ~((uint64_t)1 << c);
+			mem_waiters--;
+		}
+		read_buffers(cpus);
 		if (!(mem_busy & cpus))
 			break;
-		mem_waiters++;
-		PR_BLOCK(&mem_busy, "store-buffers");
-		mem_waiters--;
 	}
 	if (mem_stale)
-		stale_grace(self());
+		stale_grace(c);
 }
 
 PR_NO_TSAN void pr_mem_drain_all(void)

@@ -76,14 +76,21 @@ static void write_out(int ctx, int s)
 		keep_mask(b, s);
 	b->used &= ~(1u << s);
 	e->size = 0;
-	if (!b->used)
+	if (!b->used) {
 		mem_busy &= ~((uint64_t)1 << ctx);
+		for (uint64_t m = mem_drainers; m; m &= m - 1) {
+			int d = __builtin_ctzll(m);
+
+			if (!(mem_drain_cpus[d] & mem_busy))
+				pr_wake(&mem_drain_cpus[d]);
+		}
+	}
 	/* Memory changed: spin-waiters may see it now (yield.h). */
 	pr_hot.store_epoch++;
 	if (pr_hot.spinners)
 		pr_wake_spinners();
-	pr_wake(b);
-	pr_wake(&mem_busy);
+	if (b->waiting && mem_drained_upto(b, b->wait_seq))
+		pr_wake(b);
 	pr_sched_mem_changed();
 }
 
@@ -226,11 +233,13 @@ PR_NO_TSAN static void hook_reset(void)
 		b->fvalid = 0;
 		b->group = 0;
 		b->seq = 0;
+		b->waiting = 0;
 	}
 	mem_touched = 0;
 	mem_busy = 0;
 	mem_readers = 0;
 	mem_waiters = 0;
+	mem_drainers = 0;
 	if (mem_stale)
 		stale_reset();
 }

@@ -135,6 +135,10 @@ struct entry {
 	uint64_t step;		/* pr_step() at the store, for reports */
 };
 
+struct buffer;
+/* The slot of @b's oldest store, or -1. */
+int mem_oldest(const struct buffer *b);
+
 struct buffer {
 	struct entry e[PR_MEM_SLOTS];
 	unsigned used;		/* slot mask */
@@ -145,7 +149,17 @@ struct buffer {
 				 * store overlaps it, fvalid) */
 	uint32_t group;
 	uint64_t seq;		/* stores made so far */
+	int waiting;		/* its CPU sleeps in wait_upto ... */
+	uint64_t wait_seq;	/* ... until every store up to this one is out */
 };
+
+/* Have every store of @b up to sequence number @seq reached memory? */
+static inline int mem_drained_upto(const struct buffer *b, uint64_t seq)
+{
+	int s = mem_oldest(b);
+
+	return s < 0 || b->e[s].seq > seq;
+}
 
 extern int mem_model;		/* enum pr_mem_model of the runs */
 extern int mem_stale;		/* weak: loads may read older values */
@@ -153,6 +167,9 @@ extern struct buffer mem_buf[PR_MAX_CTX];
 extern uint64_t mem_busy;	/* contexts with a nonempty buffer */
 extern uint64_t mem_touched;	/* buffers used this run (flush.c's reset) */
 extern uint64_t mem_readers;	/* contexts that began an RCU or SRCU section */
+extern uint64_t mem_drainers;	/* contexts asleep in drain() ... */
+extern uint64_t mem_drain_cpus[PR_MAX_CTX];	/* ... until these buffers
+						 * are empty */
 extern int mem_waiters;		/* contexts sleeping in wait_upto, drain_all */
 extern pr_mem_logger mem_logger;
 
@@ -165,8 +182,6 @@ static inline int mem_overlap(const void *a, size_t n, const void *b,
 	return x < y + m && y < x + n;
 }
 
-/* The slot of @b's oldest store, or -1. */
-int mem_oldest(const struct buffer *b);
 /* Is store @s, about to join @b as its newest, flushable (flush.c)? */
 unsigned mem_flushable_new(const struct buffer *b, int s);
 /* Does @c's buffer hold a store overlapping [addr, addr + size)? */

@@ -415,6 +415,37 @@ PR_NO_TSAN static void log_old(const struct loc *e, int ctx, int k)
 	mem_log(&ev);
 }
 
+/*
+ * Would a write of @size bytes at @addr now find or make a tracked entry
+ * (for_write)?  Then a load of those bytes by the writer, right after
+ * its flush, reads its own newest store as if forwarded (stale_load).
+ */
+PR_NO_TSAN static int tracked_after_write(const void *addr, size_t size)
+{
+	size_t h = hash(addr, NLOC);
+
+	if (!trackable(size))
+		return 0;
+	for (size_t i = 0; i < NLOC; i++) {
+		const struct loc *e = &locs[(h + i) & (NLOC - 1)];
+
+		if (e->gen != gen)
+			return 1;
+		if (e->addr == addr)
+			return !e->size || (e->size == size && !e->mixed);
+	}
+	return 0;
+}
+
+/*
+ * A load of @ctx is performed.  Reading its own newest store -- from
+ * its buffer (@forwarded) or, flushed, from memory -- changes no view:
+ * LKMM orders nothing by a read from the CPU's own write (rfi), and so
+ * the two orders of the load and that store's flush reach one state,
+ * which dpor relies on (dependence.c, rule 6: they commute).  Where the
+ * flush would leave the location untracked (or did), the load reports a
+ * read of the bytes, which keeps it ordered with the flush.
+ */
 PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 			   int order, int forwarded)
 {
@@ -437,11 +468,19 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	 * read -- stronger than the one dependency, never weaker.
 	 */
 	v->last_t = v->vread;
-	if (forwarded)
+	if (forwarded) {
+		if (!tracked_after_write(addr, size))
+			pr_effect(addr, size, PR_EFF_READ);
 		return;
-	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
+	}
 	if (!e && !known && trackable(size))
 		e = find(addr, 0);
+	/* Its own newest store, flushed: as if forwarded. */
+	if (e && e->size == size && !e->mixed && !k && e->wctx[0] == ctx &&
+	    current(e))
+		return;
+	pr_effect(addr, size, PR_EFF_READ);
+	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
 	if (!e || e->size != size || e->mixed) {
 		/* Untracked: setup's value, unless unseen writes happened. */
 		if (e || overflow)

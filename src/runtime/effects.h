@@ -44,6 +44,13 @@ enum pr_effect_kind {
 	 * the bumps before it that no other step orders (dpor_race.c).
 	 */
 	PR_EFF_OBSERVE = 6,
+	/*
+	 * The step's announced store to obj went into its CPU's store
+	 * buffer (memory/buffer.c), not to memory: it touched the buffer's
+	 * slot (a WRITE effect of its own), not obj's bytes, which its
+	 * flush writes later (dependence.c, rule 6).
+	 */
+	PR_EFF_BUFFERED = 7,
 };
 
 struct pr_effect {

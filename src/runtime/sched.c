@@ -499,6 +499,15 @@ PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 	c->wait_obj = NULL;
 }
 
+PR_NO_TSAN void pr_wait_at(const struct pr_site *site, const void *waitq,
+			   int blocked)
+{
+	if (blocked)
+		pr_block(site, waitq);
+	else
+		pr_yield_at(site, waitq, 0);
+}
+
 PR_NO_TSAN void pr_block_lock(const struct pr_site *site, const void *lock,
 			      size_t size, int shared)
 {

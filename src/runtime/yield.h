@@ -190,6 +190,24 @@ void pr_block(const struct pr_site *site, const void *waitq);
 	} while (0)
 
 /*
+ * A wait whose end its waker decides: the context stops at @site -- a
+ * step boundary whether or not it must wait -- and sleeps there on
+ * @waitq if @blocked, until a pr_wake(@waitq) that its waker issues only
+ * once the condition holds.  Unlike PR_BLOCK, the step that reaches the
+ * site reads nothing to decide where it stops, and a site of kind
+ * PR_K_YIELD does not make it a step that went to sleep (dependence.c,
+ * rule 3): which state it finds decides only when the next step is
+ * enabled, and that step reads what the waker wrote.  The caller
+ * re-checks its condition afterwards (an interrupt handler may have run
+ * between the wake-up and the next step).
+ */
+void pr_wait_at(const struct pr_site *site, const void *waitq, int blocked);
+#define PR_WAIT_AT(waitq, tag, blocked) do {				\
+		PR__SITE(PR_K_YIELD, tag);				\
+		pr_wait_at(&pr__site, (const void *)(waitq), (blocked));	\
+	} while (0)
+
+/*
  * Locks (kernel/spinlock.c): a failed attempt sleeps on @lock until an
  * unlock wakes it (pr_wake(@lock)); the step that resumes it tries again,
  * and is a write of [@lock, + @size) for dpor.  pr_lock_taken(@lock)

@@ -57,14 +57,24 @@
  *     one group to different bytes are both eligible or not whatever the
  *     other does, and commute) -- and on deliveries to c (rule 4, as any
  *     step of c).  A flush reports writing its own slot, which a context
- *     waiting for the buffer (or for that slot, to store) reads.  A step of c that drains its
- *     buffer (smp_mb, a full atomic, a lock, a load overlapping a store
- *     in part) reports the drained stores as write effects, so it depends
- *     on the flushes it disables by rule 1.  A store step or a load that
- *     does not drain commutes with the flushes of other locations: the
- *     buffer keeps each store in its slot (memory/buffer.c), and a load
- *     reads its own CPU's newest store to a location whether or not an
- *     older one has reached memory.  Under weak a write to memory also
+ *     waiting for the buffer (or for that slot, to store) reads.  A
+ *     context that must wait for flushes (smp_mb, a full atomic, a lock
+ *     or unlock, a load overlapping a store in part, a grace period's
+ *     end) stops at a wait point whatever the buffers hold, and sleeps
+ *     there until the flush that completes what it waits for
+ *     (PR_WAIT_AT): the step that reaches the wait point reads nothing
+ *     of the buffers, the step after it reads the buffers it waited
+ *     for, so it depends on their flushes and their stores by rule 1.
+ *     A store step that goes to the buffer (PR_EFF_BUFFERED) writes its
+ *     slot, not the location's bytes: it commutes with every access of
+ *     other CPUs to the location, and depends on its own flush, on a
+ *     wait for its buffer and on a later store's check of that slot.
+ *     A load of c commutes with the flush of c's own store to the same
+ *     bytes (own_load_flush): either order reads c's newest store;
+ *     towards other CPUs' writes the load keeps a memory read's
+ *     dependences.  Under weak a load whose views the order would
+ *     change reports a read of the bytes (memory/stale.c) and stays
+ *     ordered with the flush.  Under weak a write to memory also
  *     ticks the memory clock (effects.h, PR_EFF_TICK): two ticks do
  *     not conflict here; their order matters only to a later load that
  *     observes it, and dpor_reverse.c reverses them there (sleep sets keep
@@ -183,9 +193,20 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	for (int i = 0; i < n; i++) {
 		if (e->eff[i].kind == PR_EFF_TICK)
 			e->flags |= PR_EV_TICK;
-		if (e->eff[i].kind != PR_EFF_UNWRITTEN)
+		if (e->eff[i].kind == PR_EFF_BUFFERED) {
+			/*
+			 * A buffered store: it wrote its slot (an effect of
+			 * its own), not memory.  PR_EV_WROTE stays, as for a
+			 * failed cmpxchg: its yield point woke spinners.
+			 */
+			if ((e->kind == PR_K_STORE || e->kind == PR_K_RELEASE) &&
+			    e->eff[i].obj == e->obj) {
+				e->kind = PR_K_YIELD;
+				e->flags &= (uint8_t)~PR_EV_WDATA;
+			}
+		} else if (e->eff[i].kind != PR_EFF_UNWRITTEN) {
 			continue;
-		if (e->kind == PR_K_RMW && e->eff[i].obj == e->obj) {
+		} else if (e->kind == PR_K_RMW && e->eff[i].obj == e->obj) {
 			e->kind = PR_K_LOAD;
 			e->flags &= (uint8_t)~PR_EV_WDATA;
 		}
@@ -259,6 +280,28 @@ PR_NO_TSAN int pr_event_wakes(const struct pr_event *e, const void *waitq)
 	return wakes(e, waitq);
 }
 
+/*
+ * Is @l a load of the CPU whose buffer @f flushes?  Then the two commute
+ * as far as the bytes they share go (rule 6).  The flushed store was
+ * made before the load (a store made after it comes after it: its store
+ * step writes the slot the flush writes), so either order reads the
+ * CPU's newest store of the bytes: from the buffer before the flush,
+ * from memory just after it.  Towards every other write of those bytes
+ * the load keeps the dependences of a read of memory, buffered or not:
+ * so the two orders are one class that depends on the same steps, and a
+ * write of another CPU that could come between the flush and the load is
+ * a race of the load's own.  Under weak, a load whose views the order
+ * would change reports a read of the bytes as an effect (memory/stale.c),
+ * which this does not excuse.
+ */
+PR_NO_TSAN static int own_load_flush(const struct pr_event *f,
+				     const struct pr_event *l)
+{
+	return (f->flags & PR_EV_FLUSH) && !(l->flags & PR_EV_FLUSH) &&
+	       f->ctx == l->ctx &&
+	       (l->kind == PR_K_LOAD || l->kind == PR_K_ACQUIRE);
+}
+
 /* Rules 2-4, asked one way round. */
 PR_NO_TSAN static int enables_or_redirects(const struct pr_event *a,
 					   const struct pr_event *b)
@@ -308,6 +351,11 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 		return 0;
 	ha = access_of(a, &aa);
 	hb = access_of(b, &ab);
+	/* Rule 6: a CPU's own load commutes with its own flush. */
+	if (own_load_flush(a, b))
+		hb = 0;
+	else if (own_load_flush(b, a))
+		ha = 0;
 	na = ha + a->neff;
 	nb = hb + b->neff;
 	for (int i = 0; i < na; i++)
