@@ -34,6 +34,8 @@ struct buffer mem_buf[PR_MAX_CTX];
 uint64_t mem_busy;
 uint64_t mem_touched;
 uint64_t mem_readers;
+/* What dpor sees of mem_readers: a byte a CPU (effects only, never set). */
+static const char mem_reader_marks[PR_MAX_CTX];
 int mem_waiters;
 uint64_t mem_drainers;
 uint64_t mem_drain_cpus[PR_MAX_CTX];
@@ -486,7 +488,8 @@ PR_NO_TSAN void pr_mem_gp_start(void)
 	 * begun so far are the ones its end drains.
 	 */
 	if (c >= 0) {
-		pr_effect(&mem_readers, sizeof(mem_readers), PR_EFF_READ);
+		pr_effect(mem_reader_marks, sizeof(mem_reader_marks),
+			  PR_EFF_READ);
 		gp_readers[c] = mem_readers;
 	}
 	if (mem_stale)
@@ -501,7 +504,11 @@ PR_NO_TSAN void pr_mem_rcu_reader(int enter)
 		return;
 	/* A reader now: grace periods drain its buffer (drain_readers). */
 	if (enter) {
-		pr_effect(&mem_readers, sizeof(mem_readers), PR_EFF_WRITE);
+		/*
+		 * For dpor, its own mark: two CPUs becoming readers
+		 * commute (the mask's other bits are not theirs to change).
+		 */
+		pr_effect(&mem_reader_marks[c], 1, PR_EFF_WRITE);
 		mem_readers |= (uint64_t)1 << c;
 	}
 	if (mem_stale)
