@@ -21,6 +21,7 @@ static const char *const kind_names[PR_K_NR] = {
 	[PR_K_RELEASE]	= "release",
 	[PR_K_SPIN]	= "spin",
 	[PR_K_BLOCK]	= "block",
+	[PR_K_WAIT]	= "wait",
 };
 
 PR_NO_TSAN const char *pr_kind_name(int kind)

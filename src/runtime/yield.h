@@ -35,6 +35,7 @@ enum pr_kind {
 	PR_K_RELEASE,		/* rcu_assign_pointer, release store */
 	PR_K_SPIN,		/* cpu_relax() in a wait loop */
 	PR_K_BLOCK,		/* sleeping wait */
+	PR_K_WAIT,		/* a wait its waker ends (PR_WAIT_AT) */
 	PR_K_NR
 };
 
@@ -194,16 +195,16 @@ void pr_block(const struct pr_site *site, const void *waitq);
  * step boundary whether or not it must wait -- and sleeps there on
  * @waitq if @blocked, until a pr_wake(@waitq) that its waker issues only
  * once the condition holds.  Unlike PR_BLOCK, the step that reaches the
- * site reads nothing to decide where it stops, and a site of kind
- * PR_K_YIELD does not make it a step that went to sleep (dependence.c,
- * rule 3): which state it finds decides only when the next step is
- * enabled, and that step reads what the waker wrote.  The caller
+ * site reads nothing to decide where it stops, and is not a step that
+ * went to sleep (dependence.c, rule 3): the state it finds decides only
+ * when the next step is enabled, and that step reads what the waker
+ * wrote.  The site (kind PR_K_WAIT) announces no access.  The caller
  * re-checks its condition afterwards (an interrupt handler may have run
  * between the wake-up and the next step).
  */
 void pr_wait_at(const struct pr_site *site, const void *waitq, int blocked);
 #define PR_WAIT_AT(waitq, tag, blocked) do {				\
-		PR__SITE(PR_K_YIELD, tag);				\
+		PR__SITE(PR_K_WAIT, tag);				\
 		pr_wait_at(&pr__site, (const void *)(waitq), (blocked));	\
 	} while (0)
 

@@ -178,8 +178,9 @@ static inline int pr_dependent(const struct pr_event *a,
 		return 0;
 	/* Accesses that touch memory but write nothing: loads. */
 	if (a->kind == PR_K_YIELD || a->kind == PR_K_FENCE ||
-	    a->kind == PR_EV_START || b->kind == PR_K_YIELD ||
-	    b->kind == PR_K_FENCE || b->kind == PR_EV_START)
+	    a->kind == PR_K_WAIT || a->kind == PR_EV_START ||
+	    b->kind == PR_K_YIELD || b->kind == PR_K_FENCE ||
+	    b->kind == PR_K_WAIT || b->kind == PR_EV_START)
 		return 0;
 	/* Rule 1: two bit operations on different bits of one word. */
 	if (pr_bits_apart(a->obj, a->size, a->bit1, b->obj, b->size, b->bit1))
