@@ -108,6 +108,34 @@ PR_NO_TSAN static void lock_wake(const void *lock)
 		pr_wake(lock);
 }
 
+/*
+ * pr_lock_wait's tests: must a waiter for the lock wait?  Only for
+ * another CPU: a lock its own CPU holds (a recursive attempt, or an
+ * interrupt handler on the holder's CPU) is attempted at once, and the
+ * attempt reports the deadlock (check_self_deadlock).
+ */
+PR_NO_TSAN static int spin_held(const void *l, int shared)
+{
+	const spinlock_t *lock = l;
+
+	(void)shared;
+	return __atomic_load_n(&lock->slock, __ATOMIC_RELAXED) &&
+	       klock_ctx(__atomic_load_n(&lock->owner, __ATOMIC_RELAXED)) !=
+	       pr_self();
+}
+
+PR_NO_TSAN static int rw_held(const void *l, int shared)
+{
+	const rwlock_t *lock = l;
+	int c = __atomic_load_n(&lock->cnt, __ATOMIC_RELAXED);
+
+	if (c < 0)	/* a writer: is it us? */
+		return klock_ctx(__atomic_load_n(&lock->writer,
+						 __ATOMIC_RELAXED)) != pr_self();
+	/* Readers keep a writer out, unless one of them is us. */
+	return !shared && c > 0 && !lock->readers[kcpu_slot()];
+}
+
 /* ---- spinlock_t ------------------------------------------------------ */
 
 PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
@@ -115,7 +143,7 @@ PR_NO_TSAN void __spin_lock(spinlock_t *lock, const struct klock_sites *s)
 	int self = pr_self();
 
 	preempt_disable();
-	pr_yield_at(&s->lock, lock, 1);
+	pr_lock_wait(&s->lock, lock, sizeof(*lock), 0, spin_held);
 	for (;;) {
 		kasan_check(lock, sizeof(*lock), 1);
 		if (!__atomic_exchange_n(&lock->slock, 1, __ATOMIC_ACQUIRE))
@@ -196,7 +224,7 @@ PR_NO_TSAN void __read_lock(rwlock_t *lock, const struct klock_sites *s)
 	int c;
 
 	preempt_disable();
-	pr_yield_at(&s->lock, lock, 1);
+	pr_lock_wait(&s->lock, lock, sizeof(*lock), 1, rw_held);
 	for (;;) {
 		kasan_check(lock, sizeof(*lock), 1);
 		/*
@@ -239,7 +267,7 @@ PR_NO_TSAN void __write_lock(rwlock_t *lock, const struct klock_sites *s)
 	int expect;
 
 	preempt_disable();
-	pr_yield_at(&s->lock, lock, 1);
+	pr_lock_wait(&s->lock, lock, sizeof(*lock), 0, rw_held);
 	for (;;) {
 		kasan_check(lock, sizeof(*lock), 1);
 		expect = 0;

@@ -29,8 +29,10 @@ PR_NO_TSAN int sched_inj_enabled(const struct pr_injection *e)
 {
 	const struct pr_ctx *t = &sched_rt.ctx[e->ctx];
 
+	/* A lock's waiter spins with interrupts on (pr_lock_wait). */
 	return e->remaining > 0 && !t->events_off && !t->in_event &&
-	       (t->state == CTX_RUNNABLE || t->state == CTX_SPINNING);
+	       (t->state == CTX_RUNNABLE || t->state == CTX_SPINNING ||
+		(t->state == CTX_BLOCKED && t->lock_wait));
 }
 
 /*

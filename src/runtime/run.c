@@ -76,6 +76,7 @@ PR_NO_TSAN int pr_spawn(const char *name, pr_fn fn, void *arg, unsigned int flag
 	sched_rt.cs_stale = 1;
 	c->wait_obj = NULL;
 	c->lock_wait = 0;
+	c->lock_held = NULL;
 	c->spin_epoch = 0;
 	c->iter_epoch = UINT64_MAX;
 	c->events_off = 0;

@@ -364,6 +364,9 @@ again:
 	if (sched_rt.ctx[ch->ctx].state == CTX_SPINNING)
 		sched_set_state(ch->ctx, CTX_RUNNABLE);
 	if (__builtin_expect(ch->inject >= 0, 0)) {
+		/* A lock's waiter takes it (run_event puts it back). */
+		if (sched_rt.ctx[ch->ctx].state == CTX_BLOCKED)
+			sched_set_state(ch->ctx, CTX_RUNNABLE);
 		sched_rt.inj[ch->inject].remaining--;
 		sched_choices_stale();
 		sched_rt.ctx[ch->ctx].pending_event = ch->inject;
@@ -383,6 +386,9 @@ PR_TSAN_INVISIBLE void sched_decide(enum pr_reason reason)
 PR_NO_TSAN static void run_event(struct pr_ctx *c)
 {
 	struct pr_injection *e = &sched_rt.inj[c->pending_event];
+	/* A lock wait it interrupted (pr_lock_wait): the handler's own. */
+	const void *wait_obj = c->wait_obj;
+	int lock_wait = c->lock_wait;
 
 	c->pending_event = -1;
 	/* What the context does when it resumes: for pr_sched_pending. */
@@ -392,7 +398,17 @@ PR_NO_TSAN static void run_event(struct pr_ctx *c)
 	c->events_off++;
 	/* This context's events are masked now: the choices changed. */
 	sched_mark_changed();
+	c->wait_obj = NULL;
+	c->lock_wait = LOCK_WAIT_NONE;
 	e->fn(e->arg);
+	c->wait_obj = wait_obj;
+	c->lock_wait = lock_wait;
+	if (lock_wait) {
+		/* Back to the wait: asleep again if the lock is held. */
+		pr_effect(wait_obj, c->lock_size, PR_EFF_READ);
+		if (c->lock_held(wait_obj, lock_wait == LOCK_WAIT_SHARED))
+			sched_set_state((int)(c - sched_rt.ctx), CTX_BLOCKED);
+	}
 	c->events_off--;
 	c->in_event--;
 	sched_choices_stale();	/* its events are unmasked again */
@@ -506,6 +522,32 @@ PR_NO_TSAN void pr_wait_at(const struct pr_site *site, const void *waitq,
 		pr_block(site, waitq);
 	else
 		pr_yield_at(site, waitq, 0);
+}
+
+PR_NO_TSAN void pr_lock_wait(const struct pr_site *site, const void *lock,
+			     size_t size, int shared,
+			     int (*held)(const void *lock, int shared))
+{
+	struct pr_ctx *c;
+
+	if (pr_stress_on || sched_rt.cur < 0) {
+		pr_yield_at(site, lock, 1);
+		return;
+	}
+	c = &sched_rt.ctx[sched_rt.cur];
+	c->lock_wait = shared ? LOCK_WAIT_SHARED : LOCK_WAIT_ALONE;
+	c->lock_held = held;
+	c->lock_size = size;
+	sched_rt.lock_sleepers++;
+	if (held(lock, shared)) {
+		pr_block(site, lock);
+	} else {
+		c->wait_obj = lock;	/* for pr_lock_taken */
+		pr_yield_at(site, lock, 1);
+	}
+	sched_rt.lock_sleepers--;
+	c->wait_obj = NULL;
+	c->lock_wait = LOCK_WAIT_NONE;
 }
 
 PR_NO_TSAN void pr_block_lock(const struct pr_site *site, const void *lock,

@@ -15,6 +15,9 @@ PR_TSAN_INVISIBLE __attribute__((noreturn)) void sched_leave_to_main(void)
 {
 	int self = sched_rt.cur;
 
+	/* Where it stopped, as a switch would keep it (pr_sched_pending). */
+	sched_rt.ctx[self].at = pr_hot.site;
+	sched_rt.ctx[self].at_obj = pr_hot.obj;
 	sched_rt.cur = -1;
 	pr_hot.budget = PR_BUDGET_UNBOUNDED;
 	sched_rt.budget_start = PR_BUDGET_UNBOUNDED;

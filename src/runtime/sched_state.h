@@ -18,7 +18,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 
-/* Why a context sleeps in pr_block_lock (yield.h). */
+/* Why a context waits in pr_lock_wait or sleeps in pr_block_lock
+ * (yield.h). */
 enum { LOCK_WAIT_NONE, LOCK_WAIT_ALONE, LOCK_WAIT_SHARED };
 
 enum ctx_state {
@@ -35,7 +36,11 @@ struct pr_ctx {
 	unsigned int flags;
 	enum ctx_state state;
 	const void *wait_obj;
-	int lock_wait;		/* in pr_block_lock: LOCK_WAIT_* */
+	int lock_wait;		/* in pr_lock_wait or pr_block_lock:
+				 * LOCK_WAIT_* */
+	/* pr_lock_wait's: must it still wait for wait_obj (after a handler)? */
+	int (*lock_held)(const void *lock, int shared);
+	size_t lock_size;
 	uint64_t spin_epoch;	/* stores seen when its wait-loop pass began */
 	uint64_t iter_epoch;	/* store_epoch when pr_spin last returned */
 	int events_off;		/* nesting of pr_events_disable */
@@ -94,7 +99,8 @@ struct sched_rt {
 	uint64_t runnable;	/* CTX_RUNNABLE */
 	uint64_t spinning;	/* CTX_SPINNING: enabled once store_epoch moves */
 	uint64_t blocked;	/* CTX_BLOCKED, for pr_wake */
-	int lock_sleepers;	/* contexts in pr_block_lock, woken or not */
+	int lock_sleepers;	/* contexts in pr_lock_wait or pr_block_lock,
+				 * woken or not */
 	int cs_stale;		/* rebuild sched_rt.cs at the next decision */
 	int8_t cs_pos[PR_MAX_CTX];	/* a runnable context's index in cs.c */
 

@@ -220,6 +220,21 @@ void pr_wait_at(const struct pr_site *site, const void *waitq, int blocked);
  */
 void pr_block_lock(const struct pr_site *site, const void *lock,
 		   size_t size, int shared);
+/*
+ * A lock's yield point, before the attempt: the context waits there,
+ * enabled only while @held(@lock, @shared) is false -- asleep until an
+ * unlock wakes it, put back to sleep by pr_lock_taken when someone else
+ * takes the lock first -- so that its attempt, the next step, finds the
+ * lock free.  Deciding where it stops reads nothing (only enabledness
+ * depends on the lock, which dpor sees in the attempt's access), and a
+ * waiter makes no failed attempt: an execution is an order of the
+ * critical sections.  Interrupts reach it while it waits, as a spinning
+ * CPU takes them; after the handler it waits again if the lock is held.
+ * @held must say 0 for a lock its own CPU holds: the attempt then finds
+ * the deadlock.  Stress mode: a plain yield point (the caller spins).
+ */
+void pr_lock_wait(const struct pr_site *site, const void *lock, size_t size,
+		  int shared, int (*held)(const void *lock, int shared));
 void pr_lock_taken(const void *lock, int shared);
 
 /* Make every context blocked on @waitq runnable again. */

@@ -283,6 +283,83 @@ PR_NO_TSAN static int clk_widen(struct dpor_strategy *d, size_t rows)
 	return 0;
 }
 
+/*
+ * Locks, in the analysis.  A waiter waits at the lock's yield point,
+ * enabled only while the lock is free (pr_lock_wait), so its attempt e_i
+ * always succeeds and depends on the unlock that let it run: the clock
+ * then orders the previous holder's acquisition e_j before e_i, and the
+ * race that decides the order of the two critical sections -- e_i could
+ * have run before e_j, had its process reached the lock first -- is not
+ * among the pairs the walk finds.  It is added here, as Flanagan and
+ * Godefroid's DPOR treats lock acquisitions: e_i races with the last
+ * acquisition of the same lock by another process before it.  Reversing
+ * it (notdep(e_j).e_i) brings e_i's process to the lock first; where it
+ * cannot go first, its initials are not enabled at e_j and nothing is
+ * added.  A pair ordered by other steps as well costs an exploration that
+ * sleep sets cut, never a class.  tests/kernel_spinlock.c compares dpor
+ * with dfs.
+ */
+PR_NO_TSAN static void lock_race(struct dpor_strategy *d, size_t i,
+				 const uint32_t *ci)
+{
+	const struct pr_tree *t = &d->tree;
+	const struct pr_event *ei = &t->node[i].ev;
+
+	for (size_t j = i; j-- > 0;) {
+		const struct pr_event *ej = &t->node[j].ev;
+
+		if (ej->kind != PR_K_LOCK || ej->obj != ei->obj)
+			continue;
+		if (ej->proc == ei->proc)
+			return;		/* its own: the race was that one's */
+		if (!d->bounded)
+			dpor_reverse(d, j, i);
+		else
+			dpor_reverse_bounded(d, j, i, !(d->bstart[j] != j &&
+						!dpor_movable(d, j, i, ci)));
+		return;
+	}
+}
+
+/*
+ * And a waiter that never got the lock: the run ended (a deadlock, a
+ * verdict, everyone else done) with a context asleep at a lock's yield
+ * point, its attempt never made, so no step of its races with the
+ * acquisition that kept it out.  At the last acquisition of that lock by
+ * another process, its process is explored -- or, where it cannot run,
+ * every process that can (Flanagan and Godefroid's fallback); bounded,
+ * at the start of that step's scheduling block too.  Without this, a CPU
+ * waiting forever on a lock another never releases hid the run where it
+ * takes the lock first (the corpus's C-no-race lost its final state).
+ */
+PR_NO_TSAN static void lock_waiters(struct dpor_strategy *d)
+{
+	struct pr_tree *t = &d->tree;
+	struct pr_pending p;
+
+	for (int q = 0; q < PR_MAX_CTX && pr_sched_pending(q, &p) == 0; q++) {
+		if (p.runnable || !p.site || p.site->kind != PR_K_LOCK)
+			continue;
+		for (size_t j = t->n; j-- > 0;) {
+			struct pr_tnode *nj = &t->node[j];
+			pr_procset add;
+
+			if (nj->ev.kind != PR_K_LOCK || nj->ev.obj != p.obj ||
+			    nj->ev.proc == q)
+				continue;
+			add = nj->enabled & PR_PROC_BIT(q) ? PR_PROC_BIT(q)
+							   : nj->enabled;
+			nj->backtrack |= add;
+			if (d->bounded && d->bstart[j] != j)
+				t->node[d->bstart[j]].backtrack |=
+					t->node[d->bstart[j]].enabled &
+					PR_PROC_BIT(q) ? PR_PROC_BIT(q)
+					: t->node[d->bstart[j]].enabled;
+			break;
+		}
+	}
+}
+
 PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 {
 	struct dpor_strategy *d = dpor_of(t);
@@ -588,9 +665,12 @@ own:
 						!(d->races[r] & PR_NOCONS));
 			else
 				dpor_reverse(d, d->races[r] & PR_RACE_J, i);
+		if (t->node[i].ev.kind == PR_K_LOCK)
+			lock_race(d, i, ci);
 		if (!d->bounded && !pr_dpor_ticks &&
 		    (t->node[i].ev.flags & PR_EV_OBS))
 			dpor_observed(d, i);
 	}
+	lock_waiters(d);
 }
 
