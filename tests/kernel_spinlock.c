@@ -9,14 +9,20 @@
  * holds (found by exploring irq delivery points, and absent with
  * spin_lock_irq), an unlock of a free lock, and an ABBA pair that the
  * runtime reports as a deadlock (both waiters asleep on the other's lock)
- * rather than hanging.  Last, what waiting by sleeping (spinlock.h) buys
- * and must keep: dpor explores one execution per order of the critical
- * sections, no more (a waiter that spun was woken by every store and
- * multiplied them), and a daemon asleep on a lock nobody will release is
- * a deadlock, not an idle daemon.
+ * rather than hanging.  Last, what waiting at the lock's yield point
+ * (pr_lock_wait) buys and must keep: dpor explores one execution per
+ * order of the critical sections, no more (a waiter that spun was woken by
+ * every store and multiplied them; one that made a failed attempt before
+ * it slept still split each order in five); it reaches every final state
+ * full dfs reaches, including the one where a CPU takes first a lock that
+ * another then never releases, and loses some without its lock rules
+ * (pr_dpor_locks); an interrupt reaches a CPU while it waits for a lock
+ * another holds; and a daemon asleep on a lock nobody will release is a
+ * deadlock, not an idle daemon.
  */
 #include "kernel/kernel.h"
 #include "runtime/run.h"
+#include "strategy/dpor.h"
 #include "tap.h"
 
 #include <string.h>
@@ -28,7 +34,7 @@
 
 enum mode {
 	M_SPIN, M_NONE, M_RWLOCK, M_SELF, M_IRQ, M_IRQ_SAFE, M_BADUNLOCK,
-	M_ABBA, M_ONCE, M_RW_ONCE, M_DAEMON, M_MIX,
+	M_ABBA, M_ONCE, M_RW_ONCE, M_DAEMON, M_MIX, M_LEAK, M_IRQ_WAIT,
 };
 
 static enum mode mode;
@@ -180,6 +186,54 @@ static void leaker(void *arg)
 	spin_lock(&lock);
 }
 
+/*
+ * A lock one CPU never releases: the other's section runs only if it
+ * takes the lock first (final state r1 = 0); otherwise it waits for ever
+ * (a deadlock, no final state).
+ */
+static void leak_writer(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	STORE(mix_x, 1);
+}
+
+static void leak_reader(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	mix_r1 = LOAD(mix_x);
+	spin_unlock(&lock);
+}
+
+/* An interrupt while its CPU waits for a lock another CPU holds. */
+static int waiting_for_lock, irq_saw_wait;
+
+static void irq_while_waiting(void *arg)
+{
+	(void)arg;
+	if (waiting_for_lock && lock.owner == klock_id(0))
+		irq_saw_wait = 1;
+}
+
+static void wait_holder(void *arg)
+{
+	(void)arg;
+	spin_lock(&lock);
+	PR_YIELD("held");
+	spin_unlock(&lock);
+}
+
+static void wait_waiter(void *arg)
+{
+	(void)arg;
+	PR_YIELD("start");
+	waiting_for_lock = 1;
+	spin_lock(&lock);
+	waiting_for_lock = 0;
+	spin_unlock(&lock);
+}
+
 static void lock_daemon(void *arg)
 {
 	(void)arg;
@@ -242,6 +296,18 @@ static void setup(void *arg)
 		pr_spawn("cpu1", mix1, NULL, 0);
 		pr_spawn("cpu2", mix2, NULL, 0);
 		break;
+	case M_LEAK:
+		mix_x = 0;
+		mix_r1 = -1;
+		pr_spawn("cpu0", leak_writer, NULL, 0);
+		pr_spawn("cpu1", leak_reader, NULL, 0);
+		break;
+	case M_IRQ_WAIT:
+		waiting_for_lock = 0;
+		pr_spawn("cpu0", wait_holder, NULL, 0);
+		pr_spawn("cpu1", wait_waiter, NULL, 0);
+		pr_inject(1, "irq", irq_while_waiting, NULL, 1);
+		break;
 	case M_DAEMON:
 		pr_spawn("cpu0", leaker, NULL, 0);
 		pr_spawn("daemon", lock_daemon, NULL, PR_CTX_DAEMON);
@@ -254,8 +320,10 @@ static void finish(void *arg)
 	(void)arg;
 	if (expected >= 0)
 		PR_ASSERT(counter == expected);
-	if (mode != M_DAEMON)
+	if (mode != M_DAEMON && mode != M_LEAK)
 		PR_ASSERT(!lock.slock && !lock_b.slock && rw.cnt == 0);
+	if (mode == M_LEAK)	/* it ran to the end: r1 is 0 */
+		mix_states |= 1u << (mix_r1 + 1);
 	if (mode == M_MIX)	/* x in 1..2, r0 in 0..1, r1 in 0..2 */
 		mix_states |= 1u << ((mix_x - 1) * 6 + mix_r0 * 3 + mix_r1);
 }
@@ -316,7 +384,7 @@ int main(void)
 {
 	struct tally t;
 
-	plan(15);
+	plan(19);
 
 	explore(M_SPIN, RUNS, NULL, &t);
 	ok(t.failed == 0, "spinlock: counter exact in %d runs (%d failed)",
@@ -352,27 +420,26 @@ int main(void)
 	   "reported, never a hang (%d of %d runs)", t.kind_hits, RUNS);
 
 	/*
-	 * 3 CPUs, one section each: 3! orders of the sections, times where a
-	 * waiter's one failed attempt falls (during which holder's section,
-	 * before or after another waiter's).  30 executions under sc, tso and
-	 * weak; waiters that spun, woken by every store, took 3,840 under sc
-	 * and 478,752 under tso and weak (the same sections as a litmus test).
+	 * 3 CPUs, one section each: the 3! orders of the sections, one
+	 * execution each, under sc, tso and weak (a waiter that made one
+	 * failed attempt before it slept took 30; waiters that spun, woken
+	 * by every store, 3,840 under sc and 478,752 under tso and weak).
 	 */
 	explore_with("dpor", M_ONCE, 100000, NULL, &t);
-	ok(t.cov.complete && t.cov.executions <= 30 && t.failed == 0,
-	   "dpor: one spinlock section on each of 3 CPUs: <= 30 executions, "
+	ok(t.cov.complete && t.cov.executions == 6 && t.failed == 0,
+	   "dpor: one spinlock section on each of 3 CPUs: 6 executions, "
 	   "exhaustive (%llu, %s, %d failed)",
 	   (unsigned long long)t.cov.executions,
 	   t.cov.complete ? "exhaustive" : "incomplete", t.failed);
 
 	explore_with("dpor", M_RW_ONCE, 100000, NULL, &t);
-	ok(t.cov.complete && t.cov.executions <= 30 && t.failed == 0,
-	   "dpor: rwlock, 2 writers and a reader once each: <= 30 executions "
+	ok(t.cov.complete && t.cov.executions <= 6 && t.failed == 0,
+	   "dpor: rwlock, 2 writers and a reader once each: <= 6 executions "
 	   "(%llu, %d failed)", (unsigned long long)t.cov.executions,
 	   t.failed);
 
 	{
-		unsigned by_dfs, by_dpor;
+		unsigned by_dfs, by_dpor, planted;
 		unsigned long long n_dfs;
 
 		mix_states = 0;
@@ -388,7 +455,37 @@ int main(void)
 		   "  dpor reaches the same final states (%#x, dfs %#x) in "
 		   "%llu executions", by_dpor, by_dfs,
 		   (unsigned long long)t.cov.executions);
+		mix_states = 0;
+		pr_dpor_locks = 1;
+		explore_with("dpor", M_MIX, 2000000, NULL, &t);
+		pr_dpor_locks = 0;
+		planted = mix_states;
+		ok(planted != by_dfs, "  without its lock rules dpor loses "
+		   "some (%#x)", planted);
+
+		mix_states = 0;
+		explore_with("dfs", M_LEAK, 100000, "deadlock", &t);
+		by_dfs = mix_states;
+		mix_states = 0;
+		explore_with("dpor", M_LEAK, 100000, "deadlock", &t);
+		by_dpor = mix_states;
+		ok(t.cov.complete && by_dpor == by_dfs && by_dfs == 1u << 1 &&
+		   t.kind_hits > 0, "a lock never released: dpor runs the "
+		   "section that takes it first (states %#x, dfs %#x; %d "
+		   "deadlocks)", by_dpor, by_dfs, t.kind_hits);
+		mix_states = 0;
+		pr_dpor_locks = 1;
+		explore_with("dpor", M_LEAK, 100000, "deadlock", &t);
+		pr_dpor_locks = 0;
+		ok(mix_states != by_dfs, "  not without its lock rules (%#x)",
+		   mix_states);
 	}
+
+	irq_saw_wait = 0;
+	explore_with("dpor", M_IRQ_WAIT, 100000, NULL, &t);
+	ok(t.cov.complete && irq_saw_wait && t.failed == 0,
+	   "an interrupt reaches a CPU waiting for a lock another holds "
+	   "(%llu executions)", (unsigned long long)t.cov.executions);
 
 	explore_with("dpor", M_DAEMON, 1000, "deadlock", &t);
 	ok(t.cov.complete && t.kind_hits > 0 && t.kind_hits == t.failed,

@@ -1,19 +1,25 @@
 #!/bin/sh
-# tools/rerecord-systematic.sh -- after a change to dfs or dpor, re-record
-# the stored trace of every failing scenario whose explore line names a
-# systematic strategy, when its first failure moved to another run (the
-# search is deterministic, so replay/budgets.sh compares run numbers).
-# Renames the trace (git mv) and its expected report, regenerates the
-# report, and updates traces/local.am and replay/local.am.  Run from the
-# source directory after building src/pagerace; review with git diff.
+# tools/rerecord-systematic.sh -- after a change to dfs or dpor (or, with
+# --all, to anything that moves a sampled run: the yield points a memory
+# model or a lock adds), re-record the stored trace of every failing
+# scenario whose explore line names a systematic strategy (with --all:
+# any strategy), when its first failure moved to another run or its
+# schedule changed (the search is deterministic, so replay/budgets.sh
+# compares run numbers).  Renames the trace (git mv) and its expected
+# report, regenerates the report, and updates traces/local.am and
+# replay/local.am.  Run from the source directory after building
+# src/pagerace; review with git diff.
 set -e
 PAGERACE=${PAGERACE:-src/pagerace}
+all=
+[ "${1:-}" = --all ] && all=1
 for f in scenarios/*.scn; do
 	name=$(basename "$f" .scn)
-	grep -Eq '^explore .*strategy (dfs|dpor)' "$f" || continue
+	[ -n "$all" ] || grep -Eq '^explore .*strategy (dfs|dpor)' "$f" || continue
 	grep -q '^expect pass' "$f" && continue
 	old=$(ls traces/scenarios/"$name"-dpor-run*.trace \
-		traces/scenarios/"$name"-dfs-run*.trace 2>/dev/null || true)
+		traces/scenarios/"$name"-dfs-run*.trace \
+		traces/scenarios/"$name"-seed*-run*.trace 2>/dev/null | head -n 1)
 	[ -n "$old" ] || continue
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-rerecord.XXXXXX")
 	"$PAGERACE" explore -q --trace-dir "$tmp" --seed 1 "$f" \
@@ -26,7 +32,12 @@ for f in scenarios/*.scn; do
 	fi
 	base=$(basename "$new")
 	oldbase=$(basename "$old")
-	if [ "$base" != "$oldbase" ]; then
+	if [ "$base" = "$oldbase" ] && ! cmp -s "$new" "$old"; then
+		echo "$name: $base changed"
+		cp "$new" "$old"
+		"$PAGERACE" replay "$old" | sh replay/traces.sh --filter \
+			>"replay/expected/scenarios/${base%.trace}.report" || true
+	elif [ "$base" != "$oldbase" ]; then
 		echo "$name: $oldbase -> $base"
 		git mv "$old" "traces/scenarios/$base"
 		cp "$new" "traces/scenarios/$base"

@@ -112,6 +112,12 @@ void dpor_analyse(struct pr_tree *t);
 
 /* Tests: the bumps' rule (dpor_reverse.c): 0 observers, 1 ordered, 2 none. */
 extern int pr_dpor_ticks;
+/*
+ * For tests (tests/kernel_spinlock): 1 plants an unsound analysis of
+ * locks -- neither lock_race() nor lock_waiters() (dpor_race.c) -- which
+ * must lose final states.
+ */
+extern int pr_dpor_locks;
 
 /* Tests: check the race analysis's filter (dpor_race.c). */
 extern int pr_dpor_filter_check;

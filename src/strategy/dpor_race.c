@@ -299,6 +299,8 @@ PR_NO_TSAN static int clk_widen(struct dpor_strategy *d, size_t rows)
  * sleep sets cut, never a class.  tests/kernel_spinlock.c compares dpor
  * with dfs.
  */
+int pr_dpor_locks;
+
 PR_NO_TSAN static void lock_race(struct dpor_strategy *d, size_t i,
 				 const uint32_t *ci)
 {
@@ -665,12 +667,13 @@ own:
 						!(d->races[r] & PR_NOCONS));
 			else
 				dpor_reverse(d, d->races[r] & PR_RACE_J, i);
-		if (t->node[i].ev.kind == PR_K_LOCK)
+		if (t->node[i].ev.kind == PR_K_LOCK && !pr_dpor_locks)
 			lock_race(d, i, ci);
 		if (!d->bounded && !pr_dpor_ticks &&
 		    (t->node[i].ev.flags & PR_EV_OBS))
 			dpor_observed(d, i);
 	}
-	lock_waiters(d);
+	if (!pr_dpor_locks)
+		lock_waiters(d);
 }
 
