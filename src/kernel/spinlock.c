@@ -74,16 +74,16 @@ PR_NO_TSAN static void check_self_deadlock(const void *lock, int self, int owner
 
 /*
  * A failed attempt in a scheduled run: sleep on the lock until an unlock
- * wakes it (spinlock.h says why not spin).  The attempt and the sleep are
- * one step, so the holder's unlock cannot fall between them and be lost;
- * the step that resumes the sleeper makes the next attempt, and it cannot
+ * wakes it (spinlock.h says why not spin).  A waiter waits before its
+ * attempt (pr_lock_wait) until the lock is free, so this is a fallback:
+ * an attempt fails there only on a lock its own CPU holds, which
+ * check_self_deadlock reports first.  The attempt and the sleep are one
+ * step, so the holder's unlock cannot fall between them and be lost; the
+ * step that resumes the sleeper makes the next attempt, and it cannot
  * fail, because whoever takes the lock first puts the sleepers it woke
- * back to sleep (lock_taken).  So a waiter makes no failed attempt that
- * dpor would have to order against the holder's steps: an execution is
- * an order of the critical sections (tests/kernel_spinlock.c counts
- * them).  @shared: a reader, whom another reader's taking the lock does
- * not put back to sleep.  Returns 0 in stress mode, where the caller
- * spins.
+ * back to sleep (lock_taken).  @shared: a reader, whom another reader's
+ * taking the lock does not put back to sleep.  Returns 0 in stress mode,
+ * where the caller spins.
  */
 PR_NO_TSAN static int lock_sleep(const void *lock, size_t size,
 				 const struct klock_sites *s, int shared)

@@ -3,9 +3,10 @@
  * spinlock.h - spinlock_t and rwlock_t (include/linux/spinlock.h, 2.6.13).
  *
  * spinlock_t is a test-and-set lock: one yield point (kind lock) and an
- * atomic exchange per attempt.  When it is taken, a waiter in a scheduled
- * run sleeps on the lock (kind block) until an unlock wakes it, then tries
- * again; in stress mode it spins (PR_SPIN) and re-reads the lock word
+ * atomic exchange per attempt.  In a scheduled run a waiter waits at that
+ * yield point, enabled only while the lock is free (pr_lock_wait: asleep
+ * while another CPU holds it, woken by the unlock), so its attempt always
+ * succeeds; in stress mode it spins (PR_SPIN) and re-reads the lock word
  * (kind load) until it looks free, as the kernel's lock does.  Why the
  * two differ: a spinner is woken by every store anywhere (runtime/yield.h,
  * and dpor's rule 2 makes its every re-read depend on every write), so
@@ -13,9 +14,10 @@
  * against each futile re-read of a waiter -- millions of executions on a
  * 4-CPU litmus test of locks, where waiting for the unlock gives the same
  * outcomes (a failed attempt changes nothing, a waiter does nothing
- * until the lock is free, and under tso the acquiring exchange drains the
- * buffer whether or not attempts failed before it).  Two CPUs waiting for
- * each other's locks are a deadlock verdict.
+ * until the lock is free but take interrupts, which reach it while it
+ * waits, and under tso the acquiring exchange drains the buffer whether
+ * or not attempts failed before it).  Two CPUs waiting for each other's
+ * locks are a deadlock verdict.
  *
  * rwlock_t is 2.6 x86's counter without writer preference: readers wait
  * only while a writer holds it, writers while anyone does; read locks may
@@ -91,7 +93,8 @@ struct klock_sites {
 	struct pr_site lock;	/* an attempt (kind lock) */
 	struct pr_site test;	/* stress: re-reading while waiting (kind load) */
 	struct pr_site spin;	/* stress: waiting (kind spin) */
-	struct pr_site wait;	/* scheduled runs: sleeping until the unlock */
+	struct pr_site wait;	/* scheduled runs: sleeping after an attempt
+				 * failed (lock_sleep's fallback) */
 };
 
 #define KLOCK_SITES(name, tag)						\
