@@ -174,6 +174,17 @@ PR_NO_TSAN void pr_mem_load(const void *addr, size_t size, void *out,
 	}
 }
 
+/* @c's buffer is busy again: who waits for it to drain waits on. */
+static __attribute__((noinline)) void rewait_drainers(int c)
+{
+	for (uint64_t m = mem_drainers; m; m &= m - 1) {
+		int d = __builtin_ctzll(m);
+
+		if (d != c && (mem_drain_cpus[d] >> c & 1))
+			pr_rewait(&mem_drain_cpus[d]);
+	}
+}
+
 PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 			     int order)
 {
@@ -213,6 +224,8 @@ PR_NO_TSAN void pr_mem_store(void *addr, size_t size, const void *val,
 	/* For dpor: the slot changed, not memory (rule 6). */
 	pr_effect(addr, size, PR_EFF_BUFFERED);
 	pr_effect(e, sizeof(*e), PR_EFF_WRITE);
+	if (mem_drainers & ~((uint64_t)1 << c))
+		rewait_drainers(c);
 	mem_busy |= (uint64_t)1 << c;
 	mem_touched |= (uint64_t)1 << c;
 	if (mem_logger)
@@ -406,19 +419,17 @@ PR_NO_TSAN static void drain(uint64_t cpus)
 {
 	int c = self();
 
+	mem_drain_cpus[c] = cpus;
 	for (;;) {
 		int blocked = (mem_busy & cpus) != 0;
 
-		if (blocked) {
-			mem_drain_cpus[c] = cpus;
-			mem_drainers |= (uint64_t)1 << c;
-			mem_waiters++;
-		}
+		/* Woken by the flush that empties the last (flush.c), put
+		 * back to sleep by a store into one of them (pr_mem_store). */
+		mem_drainers |= (uint64_t)1 << c;
+		mem_waiters += blocked;
 		PR_WAIT_AT(&mem_drain_cpus[c], "store-buffers", blocked);
-		if (blocked) {
-			mem_drainers &= ~((uint64_t)1 << c);
-			mem_waiters--;
-		}
+		mem_drainers &= ~((uint64_t)1 << c);
+		mem_waiters -= blocked;
 		read_buffers(cpus);
 		if (!(mem_busy & cpus))
 			break;

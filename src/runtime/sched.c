@@ -518,10 +518,36 @@ PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
 PR_NO_TSAN void pr_wait_at(const struct pr_site *site, const void *waitq,
 			   int blocked)
 {
-	if (blocked)
+	struct pr_ctx *c;
+
+	if (blocked || pr_stress_on || sched_rt.cur < 0) {
 		pr_block(site, waitq);
-	else
-		pr_yield_at(site, waitq, 0);
+		return;
+	}
+	c = &sched_rt.ctx[sched_rt.cur];
+	c->wait_obj = waitq;	/* for pr_rewait */
+	pr_yield_at(site, waitq, 0);
+	c->wait_obj = NULL;
+}
+
+PR_NO_TSAN void pr_rewait(const void *waitq)
+{
+	int slept = 0;
+
+	if (pr_stress_on)
+		return;
+	for (uint64_t m = sched_rt.runnable; m; m &= m - 1) {
+		int i = __builtin_ctzll(m);
+
+		if (i != sched_rt.cur && sched_rt.ctx[i].wait_obj == waitq) {
+			sched_set_state(i, CTX_BLOCKED);
+			slept = 1;
+		}
+	}
+	if (slept) {
+		pr_effect(waitq, 0, PR_EFF_WAKE);
+		sched_mark_changed();
+	}
 }
 
 PR_NO_TSAN void pr_lock_wait(const struct pr_site *site, const void *lock,

@@ -203,6 +203,12 @@ void pr_block(const struct pr_site *site, const void *waitq);
  * between the wake-up and the next step).
  */
 void pr_wait_at(const struct pr_site *site, const void *waitq, int blocked);
+/*
+ * The condition of the waits at @waitq no longer holds: the contexts
+ * waiting there that could go on (pr_wait_at, woken or never asleep)
+ * sleep again until the next pr_wake(@waitq).
+ */
+void pr_rewait(const void *waitq);
 #define PR_WAIT_AT(waitq, tag, blocked) do {				\
 		PR__SITE(PR_K_WAIT, tag);				\
 		pr_wait_at(&pr__site, (const void *)(waitq), (blocked));	\

@@ -160,6 +160,9 @@ PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 	}
 	if (is_spin(ej) && (ei->flags & PR_EV_WROTE) && d->nextw[j + 1] == i)
 		return 1;
+	if (ei->kind == PR_K_WAIT && (ej->flags & PR_EV_FLUSH) &&
+	    dependent_nospin(ej, ei))
+		return 2;	/* the flushes it waited for enabled it */
 	/* Bounded: two bumps stay ordered (no observer rule there). */
 	if ((d->bounded || pr_dpor_ticks == 1) &&
 	    (ej->flags & ei->flags & PR_EV_TICK))
