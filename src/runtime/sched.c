@@ -550,9 +550,9 @@ PR_NO_TSAN void pr_rewait(const void *waitq)
 	}
 }
 
-PR_NO_TSAN void pr_lock_wait(const struct pr_site *site, const void *lock,
-			     size_t size, int shared,
-			     int (*held)(const void *lock, int shared))
+PR_NO_TSAN void pr_lock_wait_slow(const struct pr_site *site,
+				  const void *lock, size_t size, int shared,
+				  int (*held)(const void *lock, int shared))
 {
 	struct pr_ctx *c;
 

@@ -239,8 +239,24 @@ void pr_block_lock(const struct pr_site *site, const void *lock,
  * @held must say 0 for a lock its own CPU holds: the attempt then finds
  * the deadlock.  Stress mode: a plain yield point (the caller spins).
  */
-void pr_lock_wait(const struct pr_site *site, const void *lock, size_t size,
-		  int shared, int (*held)(const void *lock, int shared));
+void pr_lock_wait_slow(const struct pr_site *site, const void *lock,
+		       size_t size, int shared,
+		       int (*held)(const void *lock, int shared));
+/*
+ * The common case inline: the lock is free and the yield point makes no
+ * decision (budget left), so no other context can run before the
+ * attempt and the waiter needs no bookkeeping: a plain yield point.
+ * (Stress mode's budget is unbounded: the same, as it always was.)
+ */
+PR_NO_TSAN static inline __attribute__((always_inline)) void
+pr_lock_wait(const struct pr_site *site, const void *lock, size_t size,
+	     int shared, int (*held)(const void *lock, int shared))
+{
+	if (__builtin_expect(pr_hot.budget > 1 && !held(lock, shared), 1))
+		pr_yield_at(site, lock, 1);
+	else
+		pr_lock_wait_slow(site, lock, size, shared, held);
+}
 void pr_lock_taken(const void *lock, int shared);
 
 /* Make every context blocked on @waitq runnable again. */
