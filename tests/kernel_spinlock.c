@@ -338,6 +338,8 @@ struct tally {
 	struct pr_coverage cov;
 };
 
+static int bound = -1;	/* dfs, dpor: a preemption bound; -1 none */
+
 static void explore_with(const char *strategy, enum mode m, int runs,
 			 const char *kind, struct tally *t)
 {
@@ -347,6 +349,10 @@ static void explore_with(const char *strategy, enum mode m, int runs,
 	struct pr_run_result res;
 
 	memset(&params, 0, sizeof(params));
+	if (bound >= 0) {
+		params.has_bound = 1;
+		params.preemption_bound = bound;
+	}
 	memset(t, 0, sizeof(*t));
 	t->first = -1;
 	pr_run_options_default(&opts);
@@ -384,7 +390,7 @@ int main(void)
 {
 	struct tally t;
 
-	plan(19);
+	plan(22);
 
 	explore(M_SPIN, RUNS, NULL, &t);
 	ok(t.failed == 0, "spinlock: counter exact in %d runs (%d failed)",
@@ -480,6 +486,22 @@ int main(void)
 		ok(mix_states != by_dfs, "  not without its lock rules (%#x)",
 		   mix_states);
 	}
+
+	/* Bounded dpor (BPOR) against dfs with the same bound. */
+	for (bound = 0; bound <= 2; bound++) {
+		unsigned by_dfs, by_dpor;
+
+		mix_states = 0;
+		explore_with("dfs", M_MIX, 2000000, NULL, &t);
+		by_dfs = mix_states;
+		mix_states = 0;
+		explore_with("dpor", M_MIX, 2000000, NULL, &t);
+		by_dpor = mix_states;
+		ok(t.cov.complete && by_dpor == by_dfs, "preemption bound %d: "
+		   "dpor reaches the final states dfs reaches (%#x, dfs %#x)",
+		   bound, by_dpor, by_dfs);
+	}
+	bound = -1;
 
 	irq_saw_wait = 0;
 	explore_with("dpor", M_IRQ_WAIT, 100000, NULL, &t);
