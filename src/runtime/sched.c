@@ -552,6 +552,7 @@ PR_NO_TSAN void pr_rewait(const void *waitq)
 
 PR_NO_TSAN void pr_lock_wait_slow(const struct pr_site *site,
 				  const void *lock, size_t size, int shared,
+				  int is_held,
 				  int (*held)(const void *lock, int shared))
 {
 	struct pr_ctx *c;
@@ -565,7 +566,7 @@ PR_NO_TSAN void pr_lock_wait_slow(const struct pr_site *site,
 	c->lock_held = held;
 	c->lock_size = size;
 	sched_rt.lock_sleepers++;
-	if (held(lock, shared)) {
+	if (is_held) {
 		pr_block(site, lock);
 	} else {
 		c->wait_obj = lock;	/* for pr_lock_taken */

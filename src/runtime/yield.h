@@ -217,12 +217,13 @@ void pr_rewait(const void *waitq);
 /*
  * Locks (kernel/spinlock.c): a failed attempt sleeps on @lock until an
  * unlock wakes it (pr_wake(@lock)); the step that resumes it tries again,
- * and is a write of [@lock, + @size) for dpor.  pr_lock_taken(@lock)
- * puts back to sleep the sleepers on @lock that were woken and have not
- * run yet -- all of them, or with @shared (a reader took it) the ones
- * that want it alone -- so that a resumed waiter always finds the lock
- * free.  A daemon asleep on a lock is waiting, not idle: if no unlock can
- * come, the run ends in a deadlock verdict.
+ * and is a write of [@lock, + @size) for dpor -- the fallback after
+ * pr_lock_wait below, which leaves only a lock its own CPU holds to fail.
+ * pr_lock_taken(@lock) puts back to sleep the waiters on @lock that could
+ * go on and have not run yet -- all of them, or with @shared (a reader
+ * took it) the ones that want it alone -- so that a resumed waiter always
+ * finds the lock free.  A daemon asleep on a lock is waiting, not idle:
+ * if no unlock can come, the run ends in a deadlock verdict.
  */
 void pr_block_lock(const struct pr_site *site, const void *lock,
 		   size_t size, int shared);
@@ -240,22 +241,28 @@ void pr_block_lock(const struct pr_site *site, const void *lock,
  * the deadlock.  Stress mode: a plain yield point (the caller spins).
  */
 void pr_lock_wait_slow(const struct pr_site *site, const void *lock,
-		       size_t size, int shared,
+		       size_t size, int shared, int is_held,
 		       int (*held)(const void *lock, int shared));
 /*
  * The common case inline: the lock is free and the yield point makes no
  * decision (budget left), so no other context can run before the
  * attempt and the waiter needs no bookkeeping: a plain yield point.
  * (Stress mode's budget is unbounded: the same, as it always was.)
+ * @held is asked exactly once on either way: explore grants budgets of
+ * several steps where replay decides at every step, and pagerace-tsan's
+ * replay must see the same atomic loads of the lock word as its explore
+ * (an extra one moves the shadow cell a later access evicts).
  */
 PR_NO_TSAN static inline __attribute__((always_inline)) void
 pr_lock_wait(const struct pr_site *site, const void *lock, size_t size,
 	     int shared, int (*held)(const void *lock, int shared))
 {
-	if (__builtin_expect(pr_hot.budget > 1 && !held(lock, shared), 1))
+	int is_held = held(lock, shared);
+
+	if (__builtin_expect(pr_hot.budget > 1 && !is_held, 1))
 		pr_yield_at(site, lock, 1);
 	else
-		pr_lock_wait_slow(site, lock, size, shared, held);
+		pr_lock_wait_slow(site, lock, size, shared, is_held, held);
 }
 void pr_lock_taken(const void *lock, int shared);
 
