@@ -520,8 +520,12 @@ PR_NO_TSAN void pr_wait_at(const struct pr_site *site, const void *waitq,
 {
 	struct pr_ctx *c;
 
-	if (blocked || pr_stress_on || sched_rt.cur < 0) {
+	if (blocked) {
 		pr_block(site, waitq);
+		return;
+	}
+	if (pr_stress_on || sched_rt.cur < 0) {
+		pr_yield_at(site, waitq, 0);
 		return;
 	}
 	c = &sched_rt.ctx[sched_rt.cur];
