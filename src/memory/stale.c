@@ -469,7 +469,8 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	 */
 	v->last_t = v->vread;
 	if (forwarded) {
-		if (!tracked_after_write(addr, size))
+		/* Only dpor reads it: no table probe when effects are off. */
+		if (pr_effects_on && !tracked_after_write(addr, size))
 			pr_effect(addr, size, PR_EFF_READ);
 		return;
 	}
