@@ -38,8 +38,10 @@
  * For dpor (effects.h): writes to memory tick the clock (PR_EFF_TICK:
  * their order decides which values a barrier lets a load skip, even at
  * different locations, but only such a load sees it -- one with a floor
- * and an older value reports PR_EFF_OBSERVE, and dpor reverses the
- * ticks before it that nothing else orders, dpor_race.c; before h14r
+ * and an older value reports PR_EFF_OBSERVE with its location, and dpor
+ * reverses the ticks before it that nothing else orders, of which one
+ * wrote there (a tick says which location it wrote), dpor_reverse.c;
+ * before h14r
  * every two writes to memory were dependent); a grace period's
  * beginning and end and stale_relax read the clock into a floor only,
  * and tick too; every load reads the grace-period floor, which a grace
@@ -292,7 +294,7 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 {
 	struct loc *e = NULL;
 
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
+	pr_effect_tick(&now_t, sizeof(now_t), addr, size);
 	if (trackable(size))
 		e = for_write(addr, size);
 	now_t++;
@@ -310,7 +312,7 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	struct view *v;
 	uint32_t told;
 
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
+	pr_effect_tick(&now_t, sizeof(now_t), addr, size);
 	if (trackable(size))
 		e = for_write(addr, size);
 	/* The value it reads: always the newest (atomicity). */
@@ -492,7 +494,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 			restart(e);
 		/* Older values against a floor: it sees the ticks' order. */
 		if (e->n > 1 && vr(ctx)->floor)
-			pr_effect(&now_t, sizeof(now_t), PR_EFF_OBSERVE);
+			pr_effect_observe(addr, size);
 		if (k && k > older(e, ctx))
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {
@@ -556,14 +558,14 @@ PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
  */
 PR_NO_TSAN void stale_gp_start(void)
 {
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
+	pr_effect_tick(&now_t, sizeof(now_t), NULL, 0);
 	pr_effect(&gp, sizeof(gp), PR_EFF_WRITE);
 	gp = now_t;
 }
 
 PR_NO_TSAN void stale_grace(int ctx)
 {
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
+	pr_effect_tick(&now_t, sizeof(now_t), NULL, 0);
 	if (ctx >= 0) {
 		struct view *v = vw(ctx);
 
@@ -613,7 +615,7 @@ PR_NO_TSAN int stale_relax(int ctx)
 
 	if (!v->old)
 		return 0;
-	pr_effect(&now_t, sizeof(now_t), PR_EFF_TICK);
+	pr_effect_tick(&now_t, sizeof(now_t), NULL, 0);
 	v->old = 0;
 	v->floor = MAX(v->floor, now_t);
 	return 1;

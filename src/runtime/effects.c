@@ -22,13 +22,29 @@ static struct {
 	int observe;		/* PR_EFF_OBSERVE reported: kept apart, so
 				 * that an overflowed step still says it */
 	struct pr_effect e[PR_MAX_EFFECTS];
+	struct pr_effect tick, obs;	/* pr_effects_take_time's */
 } eff;
+
+/* Note location [obj, obj + size) in @at; a second one makes it "many". */
+PR_NO_TSAN static void note_loc(struct pr_effect *at, const void *obj,
+				size_t size, size_t many)
+{
+	if (!at->obj && !at->size) {
+		at->obj = obj;
+		at->size = size;
+	} else if (at->obj != obj || at->size != size) {
+		at->obj = NULL;
+		at->size = many;
+	}
+}
 
 PR_NO_TSAN void pr_effects_track(int on)
 {
 	pr_effects_on = on;
 	eff.n = 0;
 	eff.observe = 0;
+	memset(&eff.tick, 0, sizeof(eff.tick));
+	memset(&eff.obs, 0, sizeof(eff.obs));
 }
 
 PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind,
@@ -38,6 +54,7 @@ PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind,
 		return;
 	if (kind == PR_EFF_OBSERVE) {
 		eff.observe = 1;
+		note_loc(&eff.obs, obj, size, PR_EFF_MANY);
 		return;
 	}
 	if (pr_get_mem_hooks())	/* tso, weak: buffers hold whole words */
@@ -64,10 +81,25 @@ PR_NO_TSAN int pr_effects_take(struct pr_effect *out)
 	return n;
 }
 
-PR_NO_TSAN int pr_effects_take_observe(void)
+PR_NO_TSAN void pr_effect_tick_slow(const void *clock, size_t csize,
+				     const void *obj, size_t size)
+{
+	if (pr_stress_on || pr_self() < 0)
+		return;
+	pr_effect_slow(clock, csize, PR_EFF_TICK, 0);
+	if (obj)
+		note_loc(&eff.tick, obj, size, PR_EFF_MANY);
+}
+
+PR_NO_TSAN int pr_effects_take_time(struct pr_effect *tick,
+				    struct pr_effect *obs)
 {
 	int o = eff.observe;
 
+	*tick = eff.tick;
+	*obs = eff.obs;
 	eff.observe = 0;
+	memset(&eff.tick, 0, sizeof(eff.tick));
+	memset(&eff.obs, 0, sizeof(eff.obs));
 	return o;
 }

@@ -109,6 +109,31 @@ PR_NO_TSAN static inline void pr_rmw_unwritten(const void *obj)
 	pr_effect(obj, 0, PR_EFF_UNWRITTEN);
 }
 
+/*
+ * The weak model's memory time (memory/stale.c).  A bump of the clock at
+ * @clock (PR_EFF_TICK) by a write of [obj, obj + size) that reaches
+ * memory; @obj NULL: by a step that reads the time into a floor and
+ * writes no location (a grace period's beginning or end).  And a load of
+ * [obj, obj + size) that weighed that location's older values against
+ * its CPU's floor (PR_EFF_OBSERVE).  The locations let dpor reverse, at
+ * an observer, only the bumps whose order it can tell: those of which
+ * one wrote the location it loaded (dpor_reverse.c).
+ */
+void pr_effect_tick_slow(const void *clock, size_t csize, const void *obj,
+			 size_t size);
+PR_NO_TSAN static inline void pr_effect_tick(const void *clock, size_t csize,
+					      const void *obj, size_t size)
+{
+	if (__builtin_expect(pr_effects_on, 0))
+		pr_effect_tick_slow(clock, csize, obj, size);
+}
+
+PR_NO_TSAN static inline void pr_effect_observe(const void *obj, size_t size)
+{
+	if (__builtin_expect(pr_effects_on, 0))
+		pr_effect_slow(obj, size, PR_EFF_OBSERVE, 0);
+}
+
 /* Strategies: record effects from now on (1) or stop (0). */
 void pr_effects_track(int on);
 
@@ -120,10 +145,14 @@ void pr_effects_track(int on);
 int pr_effects_take(struct pr_effect *out);
 
 /*
- * Did that step report PR_EFF_OBSERVE (never among the effects
- * pr_effects_take returns, and known even when they overflowed)?
- * Clears it; call after pr_effects_take.
+ * Where that step's memory time went (never among the effects
+ * pr_effects_take returns, and known even when they overflowed):
+ * @tick, the location its bumps wrote (obj NULL, size 0: none; obj
+ * NULL, size PR_EFF_MANY: more than one); @obs, the location it
+ * observed (obj NULL: more than one).  Returns whether it reported
+ * PR_EFF_OBSERVE.  Clears them; call after pr_effects_take.
  */
-int pr_effects_take_observe(void);
+#define PR_EFF_MANY	((size_t)-1)
+int pr_effects_take_time(struct pr_effect *tick, struct pr_effect *obs);
 
 #endif /* PAGERACE_RUNTIME_EFFECTS_H */

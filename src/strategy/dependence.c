@@ -77,8 +77,9 @@
  *     ordered with the flush.  Under weak a write to memory also
  *     ticks the memory clock (effects.h, PR_EFF_TICK): two ticks do
  *     not conflict here; their order matters only to a later load that
- *     observes it, and dpor_reverse.c reverses them there (sleep sets keep
- *     them dependent: pr_dependent_sleep).
+ *     observes it, and dpor_reverse.c reverses them there, the pairs of
+ *     which one wrote the observed location and both happen before the
+ *     observer (sleep sets keep them dependent: pr_dependent_sleep).
  * Steps of the same process are ordered by the process itself and never
  * asked about.  tests/strategy_dpor.c checks each rule.
  */
@@ -176,9 +177,16 @@ PR_NO_TSAN void pr_event_sign(struct pr_event *e)
 PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 {
 	int n = pr_effects_take(e->eff);
+	struct pr_effect tick, obs;
 
-	if (pr_effects_take_observe())
+	if (pr_effects_take_time(&tick, &obs)) {
 		e->flags |= PR_EV_OBS;
+		e->oobj = obs.obj;
+		e->osize = obs.obj ? (uint32_t)obs.size : PR_EV_MANY;
+	}
+	e->tobj = tick.obj;
+	e->tsize = tick.obj ? (uint32_t)tick.size :
+		   tick.size ? PR_EV_MANY : 0;
 	if (n < 0) {
 		e->flags |= PR_EV_ALL;
 		e->neff = 0;

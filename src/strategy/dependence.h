@@ -58,6 +58,14 @@ struct pr_event {
 	const void *obj;
 	const void *wq;		/* PR_EV_BLOCKS: the wait queue */
 	/*
+	 * PR_EV_TICK: the location its bump of the memory time wrote
+	 * (effects.h, pr_effect_tick): tobj NULL, tsize 0: none (a floor
+	 * read); tobj NULL, tsize PR_EV_MANY: more than one.  PR_EV_OBS: the
+	 * location it observed; oobj NULL: more than one.
+	 */
+	const void *tobj, *oobj;
+	uint32_t tsize, osize;
+	/*
 	 * PR_EV_SIG: the 64-byte lines the step reads (rsig) and writes
 	 * (wsig), access and effects, one hashed bit a line (every bit for
 	 * a range of more than 8 lines).  Two steps whose signatures do not
@@ -68,6 +76,8 @@ struct pr_event {
 	uint64_t rsig, wsig;
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };
+
+#define PR_EV_MANY	UINT32_MAX
 
 /*
  * Contexts and injections.  A store-buffer flush (memory models,
