@@ -233,6 +233,7 @@ static const struct pr_tree_policy dpor_policy = {
 	.first = dpor_first,
 	.sleep_cost = dpor_sleep_cost,
 	.analyse = dpor_analyse,
+	.stale_redundant = dpor_stale_redundant,
 };
 
 PR_NO_TSAN static void dpor_begin(struct pr_strategy *s, uint64_t seed, uint64_t run)

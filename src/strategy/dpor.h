@@ -129,6 +129,10 @@ pr_procset dpor_initials(const struct dpor_strategy *d, size_t j, size_t i);
 void dpor_reverse(struct dpor_strategy *d, size_t j, size_t i);
 /* Step @i observes memory time: reverse the unordered bumps before it. */
 void dpor_observed(struct dpor_strategy *d, size_t i);
+/* The policy's stale_redundant (dpor_reverse.c). */
+int dpor_stale_redundant(struct pr_tree *t, size_t k, int ver);
+/* Tests: 1 explores every older value a load may read, 2 plants a bad rule. */
+extern int pr_dpor_stale;
 
 /* bpor.c: the preemption bound's part. */
 int dpor_sleep_cost(const struct pr_tree *t, const struct pr_tnode *nd,

@@ -158,3 +158,83 @@ PR_NO_TSAN void dpor_observed(struct dpor_strategy *d, size_t i)
 		}
 	}
 }
+
+/*
+ * Stale reads (weak; memory/stale.c).  Node k's load of L took the newest
+ * value; it may also read older value v, the one v writes to L before
+ * the newest ended (W_v-1 ... W_0, the last v bumps at L before k).  If
+ * none of those writes happens before the load other than by the load's
+ * own read of L -- not before its process's previous step, nor before any
+ * other step it depends on -- the load and what it needs can move ahead
+ * of W_v-1 in an equivalent order, where value v is the newest: the
+ * same value at the same time, so the same views and the same state
+ * after.  That order is explored from W_v-1's node (the race of W_v-1
+ * and the load, which the run that read the newest value reverses, with
+ * the same initials), so reading v as an older value here repeats it.
+ * Loads that must read an older value -- after the write is ordered
+ * before them by a fence, a read-from, a lock or their own process --
+ * are still explored.  Checked against dfs on generated programs
+ * (tests/memory_dpor) and the litmus corpus's final states.
+ *
+ * Not for the bounded search: the reordered execution may switch where
+ * the bound cannot pay.  pr_dpor_stale (tests): 1 explores every value;
+ * 2 plants an unsound rule (the load needs nothing: every older value
+ * after writes of other processes is skipped), which must lose states.
+ */
+int pr_dpor_stale;
+
+PR_NO_TSAN int dpor_stale_redundant(struct pr_tree *t, size_t k, int ver)
+{
+	struct dpor_strategy *d = dpor_of(t);
+	const struct pr_event *r = &t->node[k].ev;
+	uintptr_t ro = (uintptr_t)r->obj;
+	uint32_t join[PR_MAX_PROCS + 1];
+	size_t w[256], nw = 0;
+
+	if (pr_dpor_stale == 1 || d->bounded || k >= d->kept || ver < 1 ||
+	    (size_t)ver > sizeof(w) / sizeof(w[0]) ||
+	    (r->kind != PR_K_LOAD && r->kind != PR_K_ACQUIRE) || !r->obj ||
+	    (r->flags & (PR_EV_ALL | PR_EV_BLOCKS)) || r->proc >= PR_MAX_CTX ||
+	    d->wcol > PR_MAX_PROCS + 1)
+		return 0;
+	/* The writes after value ver: the last ver bumps at L before k. */
+	for (size_t x = k; x-- > 0 && nw < (size_t)ver;) {
+		const struct pr_event *e = &t->node[x].ev;
+		uintptr_t eo = (uintptr_t)e->tobj;
+
+		if (e->flags & PR_EV_ALL)
+			return 0;	/* it may have written L unseen */
+		if (!(e->flags & PR_EV_TICK) || (!e->tobj && e->tsize == 0))
+			continue;
+		if (e->tsize == PR_EV_MANY)
+			return 0;
+		if (eo >= ro + r->size || ro >= eo + e->tsize)
+			continue;
+		if (e->tobj != r->obj || e->tsize != r->size)
+			return 0;	/* another size: no history there */
+		w[nw++] = x;
+	}
+	if (nw < (size_t)ver)
+		return 0;
+	/* What the load needs besides those writes: its clock without them. */
+	memset(join, 0, d->wcol * sizeof(join[0]));
+	for (size_t x = 0, m = nw; x < k && pr_dpor_stale != 2; x++) {
+		const struct pr_event *e = &t->node[x].ev;
+		const uint32_t *cx;
+
+		if (m > 0 && x == w[m - 1]) {
+			m--;
+			continue;
+		}
+		if (e->proc != r->proc && !pr_dependent_sleep(e, r))
+			continue;
+		cx = CLK(d, x);
+		for (unsigned c = 0; c < d->wcol; c++)
+			if (cx[c] > join[c])
+				join[c] = cx[c];
+	}
+	for (size_t m = 0; m < nw; m++)
+		if (covered(join, d, w[m], t->node[w[m]].ev.proc))
+			return 0;
+	return 1;
+}

@@ -500,8 +500,11 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		int old, cost, stale;
 
 		/* The chosen context's load reads the next older value. */
-		if (nd->ver + 1 < nd->nver) {
+		while (nd->ver + 1 < nd->nver) {
 			nd->ver++;
+			if (t->policy->stale_redundant &&
+			    t->policy->stale_redundant(t, d, nd->ver))
+				continue;
 			t->nsleepers = nd->sleep_off + nd->sleep_n;
 			t->npool = nd->pool_end;
 			t->n = t->prefix = d + 1;

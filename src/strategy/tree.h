@@ -72,6 +72,12 @@ struct pr_tree_policy {
 			  int old);
 	/* After a complete or abandoned execution of t->n nodes. */
 	void (*analyse)(struct pr_tree *t);
+	/*
+	 * Is older value @ver of node @k's load redundant: reached with
+	 * the same outcome by an execution that reads it as the newest?
+	 * NULL: every older value is explored.
+	 */
+	int (*stale_redundant)(struct pr_tree *t, size_t k, int ver);
 };
 
 struct pr_tree {
