@@ -15,6 +15,7 @@
  */
 #include "memory_common.h"
 #include "strategy/dpor.h"
+#include "strategy/tree.h"
 
 /* ---- 3. generated programs ---------------------------------------------- */
 
@@ -233,9 +234,12 @@ static void test_observers(int n)
 /*
  * Stale reads a reordering gives (dpor_reverse.c, dpor_stale_redundant):
  * on the flush-order family under weak, dpor that skips an older value
- * whose newer writes the load does not otherwise need reaches exactly
- * the final states of dpor that reads every older value (pr_dpor_stale
- * 1, itself checked against dfs above by test_generated's programs);
+ * whose newer writes the load does not otherwise need, and lets a load
+ * with older values sleep when each value's step touched the same
+ * (tree.c, note_version), reaches exactly the final states of dpor that
+ * reads every older value and never puts such a load to sleep
+ * (pr_dpor_stale 1, pr_tree_stale_wake 1: the rules test_generated
+ * checked against dfs before these two);
  * with the planted rule (2: the load needs nothing) some program loses
  * states, so the check sees the rule's condition.
  */
@@ -253,8 +257,10 @@ static void test_stale(int n)
 
 		gen_program(&seed, k, k % 2 ? 2 : 1);
 		pr_dpor_stale = 1;
+		pr_tree_stale_wake = 1;
 		o = search(&gen_prog, "dpor", 1000000);
 		ref = seen;
+		pr_tree_stale_wake = 0;
 		pr_dpor_stale = 2;
 		u = search(&gen_prog, "dpor", 1000000);
 		lost += !set_same(&seen, &ref);
@@ -274,9 +280,9 @@ static void test_stale(int n)
 	}
 	pr_mem_select(PR_MEM_SC);
 	ok(agree == n, "weak, 3 CPUs: dpor skipping the older values a "
-	   "reordering reads as the newest reaches exactly the final states "
-	   "of dpor reading every one (%d/%d programs; %llu runs against "
-	   "%llu)", agree, n, (unsigned long long)runs[1],
+	   "reordering reads as the newest, and letting such loads sleep, "
+	   "reaches exactly the final states of dpor reading every one and "
+	   "never (%d/%d programs; %llu runs against %llu)", agree, n, (unsigned long long)runs[1],
 	   (unsigned long long)runs[0]);
 	ok(lost > 0, "skipping every older value after another CPU's write, "
 	   "%d of %d programs lose final states (%llu runs)", lost, n,

@@ -224,6 +224,31 @@ PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 	pr_event_sign(e);
 }
 
+PR_NO_TSAN static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xbf58476d1ce4e5b9ull;
+}
+
+PR_NO_TSAN uint64_t pr_event_footprint(const struct pr_event *e)
+{
+	uint64_t h = 0;
+
+	h = mix(h, (uint64_t)e->kind << 32 | e->bit1 << 16 |
+		   (e->flags & ~(PR_EV_OBS | PR_EV_SIG)) << 8 | e->neff);
+	h = mix(h, (uintptr_t)e->obj);
+	h = mix(h, (uint64_t)e->size << 32 | e->tsize);
+	h = mix(h, (uintptr_t)e->wq);
+	h = mix(h, (uintptr_t)e->tobj);
+	for (int i = 0; i < e->neff; i++) {
+		h = mix(h, (uintptr_t)e->eff[i].obj);
+		h = mix(h, (uint64_t)e->eff[i].size << 16 |
+			   (uint64_t)e->eff[i].kind << 8 |
+			   (uint64_t)(unsigned)e->eff[i].bit1);
+	}
+	return h;
+}
+
 /* The announced access as a byte range; 0 if it touches nothing. */
 PR_NO_TSAN static int access_of(const struct pr_event *e, struct pr_effect *a)
 {

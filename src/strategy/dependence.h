@@ -111,6 +111,12 @@ static inline int pr_proc_code(int proc)
 void pr_event_begin(struct pr_event *e, int code);
 void pr_event_finish(struct pr_event *e);
 /*
+ * A hash of what finished step @e touches -- its access, effects and
+ * the flags dependence reads, not PR_EV_OBS: two steps with the same
+ * footprint are dependent with the same steps.
+ */
+uint64_t pr_event_footprint(const struct pr_event *e);
+/*
  * The step of context @e->proc is over and the context cannot run now:
  * note whether it went to sleep (PR_EV_BLOCKS).
  */

@@ -172,6 +172,28 @@ PR_NO_TSAN static int preempts(const struct pr_tree *t,
 	return nd->cur != PR_NO_PROC && nd->chosen != nd->cur;
 }
 
+int pr_tree_stale_wake;
+
+/*
+ * Node @nd's step is over: does it touch what the node's other versions
+ * (older values its load may read) touched?  A version whose step
+ * touches something else keeps the choice from sleeping (next_branch).
+ */
+PR_NO_TSAN static void note_version(struct pr_tnode *nd)
+{
+	uint64_t f;
+
+	if (nd->nver <= 1)
+		return;
+	f = pr_event_footprint(&nd->ev);
+	if (nd->ver == 0) {
+		nd->vsig = f;
+		nd->vdiff = 0;
+	} else if (f != nd->vsig) {
+		nd->vdiff = 1;
+	}
+}
+
 /*
  * Context @p's older-value choices in @cs (weak): how many, and the
  * first's index in *at.
@@ -352,6 +374,7 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 		struct pr_event *e = &t->node[d - 1].ev;
 
 		pr_event_finish(e);
+		note_version(&t->node[d - 1]);
 		/* A context that cannot go on may have gone to sleep. */
 		if (!(en & PR_PROC_BIT(e->proc)))
 			pr_event_stopped(e);
@@ -519,10 +542,13 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 		t->npool = nd->pool_end;
 		/*
 		 * A step with several values to read (weak) may touch
-		 * different things after its load for each: it never sleeps
-		 * (more executions, never fewer classes).
+		 * different things after its load for each: it sleeps only
+		 * if each version touched the same (note_version).  While it
+		 * sleeps, no step dependent with it runs: nothing writes the
+		 * location it loads or changes its CPU's view, so it could
+		 * read the same values later.
 		 */
-		stale = nd->nver > 1;
+		stale = nd->nver > 1 && (nd->vdiff || pr_tree_stale_wake);
 		old = nd->chosen;
 		nd->chosen = (uint8_t)pr_proc_lowest(left);
 		nd->ver = 0;
@@ -557,6 +583,7 @@ PR_NO_TSAN void pr_tree_end_run(struct pr_tree *t)
 	/* An abandoned run's last step was finished by the pick that ended it. */
 	if (t->pos > 0 && t->pos >= t->prefix && !t->abandoned && !t->foreign) {
 		pr_event_finish(&t->node[t->pos - 1].ev);
+		note_version(&t->node[t->pos - 1]);
 		pr_event_stopped(&t->node[t->pos - 1].ev);
 	}
 	t->n = t->pos;		/* an abandoned node had no step */

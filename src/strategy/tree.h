@@ -37,9 +37,12 @@ struct pr_tnode {
 	 * Stale reads (weak): the chosen context's load may return one of
 	 * @nver values (1: only the newest); @ver is the one this path
 	 * takes, 0 the newest.  Every one is explored before another
-	 * choice, and such a choice is never put to sleep (next_branch).
+	 * choice; such a choice is put to sleep (next_branch) only when
+	 * every version's step touched the same (@vdiff clear: @vsig is the
+	 * first version's step's footprint, pr_event_footprint).
 	 */
-	uint8_t ver, nver;
+	uint8_t ver, nver, vdiff;
+	uint64_t vsig;
 	uint32_t preemptions;	/* on the path before this decision */
 	/*
 	 * Bounded dpor, while cont is set: the steps the psleep process's
@@ -53,6 +56,9 @@ struct pr_tnode {
 };
 
 struct pr_tree;
+
+/* Tests: 1 never puts a step with older values to read to sleep. */
+extern int pr_tree_stale_wake;
 
 struct pr_tree_policy {
 	/*
