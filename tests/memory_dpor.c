@@ -193,7 +193,7 @@ static void test_observers(int n)
 {
 	static struct stateset ref;
 	unsigned seed = 777;
-	int agree = 0, lost = 0;
+	int agree = 0, lost = 0, lost4 = 0;
 	uint64_t runs[3] = { 0, 0, 0 };
 
 	gvars = 3;
@@ -208,6 +208,9 @@ static void test_observers(int n)
 		pr_dpor_ticks = 2;
 		u = search(&gen_prog, "dpor", 1000000);
 		lost += !set_same(&seen, &ref);
+		pr_dpor_ticks = 4;
+		(void)search(&gen_prog, "dpor", 1000000);
+		lost4 += !set_same(&seen, &ref);
 		pr_dpor_ticks = 0;
 		p = search(&gen_prog, "dpor", 1000000);
 		runs[0] += o.runs;
@@ -229,6 +232,8 @@ static void test_observers(int n)
 	   (unsigned long long)runs[1], (unsigned long long)runs[0]);
 	ok(lost > 0, "without the observer rule, %d of %d programs lose final "
 	   "states (%llu runs)", lost, n, (unsigned long long)runs[2]);
+	ok(lost4 > 0, "without waking sleepers at bumps on the branches "
+	   "observers ask for, %d of %d programs lose final states", lost4, n);
 }
 
 /*

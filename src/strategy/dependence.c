@@ -79,7 +79,8 @@
  *     not conflict here; their order matters only to a later load that
  *     observes it, and dpor_reverse.c reverses them there, the pairs of
  *     which one wrote the observed location and both happen before the
- *     observer (sleep sets keep them dependent: pr_dependent_sleep).
+ *     observer (sleep sets keep them dependent on the branches such a
+ *     reversal starts: pr_dependent_sleep).
  * Steps of the same process are ordered by the process itself and never
  * asked about.  tests/strategy_dpor.c checks each rule.
  */

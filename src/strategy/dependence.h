@@ -39,7 +39,8 @@ enum {
 	PR_EV_TICK = 64,	/* bumped a counter (PR_EFF_TICK): commutes
 				 * with another bump in the race analysis,
 				 * unless an observer follows (dpor_reverse.c);
-				 * never in sleep sets (pr_dependent_sleep) */
+				 * nor in sleep sets off the branches it asks
+				 * for (pr_dependent_sleep) */
 	PR_EV_OBS = 128,	/* observed the bumps' order (PR_EFF_OBSERVE) */
 };
 
@@ -208,11 +209,10 @@ static inline int pr_dependent(const struct pr_event *a,
 }
 
 /*
- * Dependence for sleep sets: pr_dependent(), and two bumps of a counter
- * (PR_EV_TICK) too.  Whether their order matters depends on what comes
- * after them (an observer, dpor_reverse.c); a sleep set decides before
- * that, so it keeps them ordered, as they were before h14r: a sleeping
- * bump wakes at the next bump.
+ * Dependence for sleep sets on the branches where an observer needs the
+ * order of two bumps (dpor_reverse.c, tickwake; everywhere when bounded):
+ * pr_dependent(), and two bumps of a counter (PR_EV_TICK) too -- a
+ * sleeping bump wakes at the next bump.
  */
 static inline int pr_dependent_sleep(const struct pr_event *a,
 				     const struct pr_event *b)

@@ -172,15 +172,20 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 			size_t k = up->sleep_off + i;
 			const struct pr_event *s = pr_tree_sleeper(t, k);
 			int8_t c = t->sleepcost[k];
+			uint8_t tw = bounded || pr_dpor_ticks == 1 ||
+				     t->sleeptw[k] ||
+				     (up->tickwake & PR_PROC_BIT(up->chosen));
 
 			if (s->proc == up->chosen ||
-			    pr_dependent_sleep(s, &up->ev))
+			    (tw ? pr_dependent_sleep(s, &up->ev)
+				: pr_dependent(s, &up->ev)))
 				continue;
 			/* Bounded: woken when it becomes the one to go on. */
 			if (bounded && s->proc == nd->cur)
 				continue;
 			t->sleepcost[t->nsleepers] = c;
 			t->sleeporig[t->nsleepers] = t->sleeporig[k];
+			t->sleeptw[t->nsleepers] = tw;
 			t->sleepers[t->nsleepers++] = t->sleepers[k];
 			nd->sleep_n++;
 			if (c < 0)

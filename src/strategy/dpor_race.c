@@ -672,7 +672,7 @@ own:
 				dpor_reverse(d, d->races[r] & PR_RACE_J, i);
 		if (t->node[i].ev.kind == PR_K_LOCK && !pr_dpor_locks)
 			lock_race(d, i, ci);
-		if (!d->bounded && !pr_dpor_ticks &&
+		if (!d->bounded && (!pr_dpor_ticks || pr_dpor_ticks == 4) &&
 		    (t->node[i].ev.flags & PR_EV_OBS))
 			dpor_observed(d, i);
 	}

@@ -39,6 +39,7 @@ PR_NO_TSAN void pr_tree_free(struct pr_tree *t)
 	free(t->pool);
 	free(t->sleepcost);
 	free(t->sleeporig);
+	free(t->sleeptw);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -98,6 +99,7 @@ PR_NO_TSAN uint32_t *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
 	if (cap != t->capsleepers) {
 		int8_t *c = realloc(t->sleepcost, cap * sizeof(*c));
 		uint32_t *o;
+		uint8_t *w;
 
 		if (!c)
 			return NULL;	/* sleepers keeps its larger block */
@@ -106,6 +108,10 @@ PR_NO_TSAN uint32_t *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
 		if (!o)
 			return NULL;
 		t->sleeporig = o;
+		w = realloc(t->sleeptw, cap * sizeof(*w));
+		if (!w)
+			return NULL;
+		t->sleeptw = w;
 		t->capsleepers = cap;
 	}
 	return &t->sleepers[t->nsleepers];
@@ -567,6 +573,7 @@ PR_NO_TSAN static void next_branch(struct pr_tree *t)
 			nd->pool_end = (uint32_t)t->npool;
 			t->sleepcost[t->nsleepers] = (int8_t)cost;
 			t->sleeporig[t->nsleepers] = (uint32_t)d;
+			t->sleeptw[t->nsleepers] = 0;
 			t->nsleepers++;
 			nd->sleep_n++;
 			nd->sleep |= PR_PROC_BIT(old);

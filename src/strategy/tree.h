@@ -42,6 +42,12 @@ struct pr_tnode {
 	 * first version's step's footprint, pr_event_footprint).
 	 */
 	uint8_t ver, nver, vdiff;
+	/*
+	 * Unbounded dpor: the branches an observer asked for (a pair of
+	 * bumps reversed, dpor_reverse.c): below this node on them, every
+	 * sleeper wakes at any bump, as it does everywhere when bounded.
+	 */
+	pr_procset tickwake;
 	uint64_t vsig;
 	uint32_t preemptions;	/* on the path before this decision */
 	/*
@@ -128,6 +134,8 @@ struct pr_tree {
 	int8_t *sleepcost;	/* bounded dpor: each sleeper's cost change
 				 * (dpor.c), parallel to sleepers */
 	uint32_t *sleeporig;	/* and the node it was explored from */
+	uint8_t *sleeptw;	/* unbounded dpor: the sleeper wakes at any
+				 * bump of the memory time (dpor_reverse.c) */
 	size_t nsleepers, capsleepers;
 
 	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
