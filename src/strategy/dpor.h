@@ -132,7 +132,7 @@ void dpor_reverse(struct dpor_strategy *d, size_t j, size_t i);
 void dpor_observed(struct dpor_strategy *d, size_t i);
 /* The policy's stale_redundant (dpor_reverse.c). */
 int dpor_stale_redundant(struct pr_tree *t, size_t k, int ver);
-/* Tests: 1 explores every older value a load may read, 2 plants a bad rule. */
+/* Tests: 1 explores every older value a load may read, 2 and 3 plant bad rules. */
 extern int pr_dpor_stale;
 
 /* bpor.c: the preemption bound's part. */

@@ -203,10 +203,12 @@ PR_NO_TSAN void dpor_observed(struct dpor_strategy *d, size_t i)
  * the newest ended (W_v-1 ... W_0, the last v bumps at L before k).  If
  * none of those writes happens before the load other than by the load's
  * own read of L -- not before its process's previous step, nor before any
- * other step it depends on -- the load and what it needs can move ahead
- * of W_v-1 in an equivalent order, where value v is the newest: the
- * same value at the same time, so the same views and the same state
- * after.  That order is explored from W_v-1's node (the race of W_v-1
+ * other step it depends on -- and nothing it needs after W_v-1 bumps the
+ * memory time, the load and what it needs can move ahead of W_v-1 in an
+ * equivalent order, where value v is the newest: the same value at the
+ * same time, so the same views and the same state after.  (A bump moved
+ * past W_v-1, a bump too, would change their order, which a later load
+ * may observe: C-RR-G+RR-R+RR-R's Sometimes was lost that way.)  That order is explored from W_v-1's node (the race of W_v-1
  * and the load, which the run that read the newest value reverses, with
  * the same initials), so reading v as an older value here repeats it.
  * Loads that must read an older value -- after the write is ordered
@@ -217,7 +219,8 @@ PR_NO_TSAN void dpor_observed(struct dpor_strategy *d, size_t i)
  * Not for the bounded search: the reordered execution may switch where
  * the bound cannot pay.  pr_dpor_stale (tests): 1 explores every value;
  * 2 plants an unsound rule (the load needs nothing: every older value
- * after writes of other processes is skipped), which must lose states.
+ * after writes of other processes is skipped), which must lose states;
+ * 3 another (bumps may move with the load).
  */
 int pr_dpor_stale;
 
@@ -273,6 +276,15 @@ PR_NO_TSAN int dpor_stale_redundant(struct pr_tree *t, size_t k, int ver)
 	}
 	for (size_t m = 0; m < nw; m++)
 		if (covered(join, d, w[m], t->node[w[m]].ev.proc))
+			return 0;
+	/*
+	 * What moves ahead with the load must not bump the memory time: a
+	 * bump moved past W_v-1 (itself a bump) changes their order, which
+	 * a later load may observe (an observer, above).
+	 */
+	for (size_t x = w[nw - 1] + 1; x < k && pr_dpor_stale != 3; x++)
+		if ((t->node[x].ev.flags & PR_EV_TICK) &&
+		    covered(join, d, x, t->node[x].ev.proc))
 			return 0;
 	return 1;
 }
