@@ -193,7 +193,7 @@ static void test_observers(int n)
 {
 	static struct stateset ref;
 	unsigned seed = 777;
-	int agree = 0, lost = 0, lost4 = 0;
+	int agree = 0, lost = 0, lost4 = 0, lostf = 0;
 	uint64_t runs[3] = { 0, 0, 0 };
 
 	gvars = 3;
@@ -211,6 +211,11 @@ static void test_observers(int n)
 		pr_dpor_ticks = 4;
 		(void)search(&gen_prog, "dpor", 1000000);
 		lost4 += !set_same(&seen, &ref);
+		pr_dpor_ticks = 0;
+		pr_stale_sources = 1;
+		(void)search(&gen_prog, "dpor", 1000000);
+		pr_stale_sources = 0;
+		lostf += !set_same(&seen, &ref);
 		pr_dpor_ticks = 0;
 		p = search(&gen_prog, "dpor", 1000000);
 		runs[0] += o.runs;
@@ -234,6 +239,8 @@ static void test_observers(int n)
 	   "states (%llu runs)", lost, n, (unsigned long long)runs[2]);
 	ok(lost4 > 0, "without waking sleepers at bumps on the branches "
 	   "observers ask for, %d of %d programs lose final states", lost4, n);
+	ok(lostf > 0, "with floors that forget the write an acquire load "
+	   "read, %d of %d programs lose final states", lostf, n);
 }
 
 /*

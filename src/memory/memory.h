@@ -114,6 +114,12 @@ enum pr_mem_fence {
  * access macro (one predictable branch); written only by pr_mem_select.
  */
 extern int pr_mem_on;
+/*
+ * Tests (tests/memory_dpor): 1 plants floors that forget the bump an
+ * acquire load took its time from (stale.c, the bumps a floor came
+ * from), which must lose states.
+ */
+extern int pr_stale_sources;
 
 /* "sc", "tso", "weak" -> the model, -1 for anything else. */
 int pr_mem_parse(const char *name);

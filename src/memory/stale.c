@@ -50,6 +50,15 @@
  * synchronize_rcu's beginning, and C-RW-G+RW-G+RW-B+RW-B took 181
  * executions and 861 blocked ones under weak, now 26 and 65); a
  * location's books are its bytes, which the access already names.
+ *
+ * Sources (pr_effects_run: dpor's runs, replayed steps included): each
+ * time in a view has beside it the bumps it came from (a pr_tickset of
+ * their ordinals): a value's time is its write's bump, a floor read of
+ * the clock its own, and a maximum takes the union (a superset of the
+ * bump that won it, which a reordering may change).  An observer
+ * reports its floor's; dpor reverses a bump of the location against
+ * those only.  A time of unknown source (a restart, an overflow, a
+ * dependency's time: stale_dep) takes every bump up to it, or "every".
  */
 #include "memory/internal.h"
 #include "memory/memory.h"
@@ -61,6 +70,8 @@
 
 #define NLOC	4096		/* locations a run may track */
 #define NLOCK	256		/* locks a run may track */
+#define NTIME	1024		/* times whose bump stays known (tick_at) */
+#define TICK_EVERY (PR_TICKS_ALL - 1)	/* a time of unknown source */
 
 struct loc {
 	const void *addr;
@@ -73,6 +84,8 @@ struct loc {
 	uint64_t val[STALE_DEPTH];
 	int8_t wctx[STALE_DEPTH];	/* who wrote it, for reports */
 	uint64_t wstep[STALE_DEPTH];
+	uint32_t tno[STALE_DEPTH];	/* the bump that wrote it, or
+					 * PR_TICK_NONE (setup's) */
 	uint32_t coh[STALE_CPUS];
 };
 
@@ -80,6 +93,7 @@ struct lockview {
 	const void *lock;
 	uint32_t gen;
 	uint32_t view;		/* what its last unlocker had seen */
+	struct pr_tickset view_s;
 };
 
 struct view {
@@ -94,6 +108,12 @@ struct view {
 	int old;		/* read an older value since stale_relax */
 	int last_old;		/* its last load read an older value */
 	uint32_t last_t;	/* the time of the value its last load read */
+	/*
+	 * For dpor (pr_effects_run): the bumps each time above came from,
+	 * every one that went into its maximum (a superset is sound: an
+	 * observer reverses a bump of its location against each).
+	 */
+	struct pr_tickset floor_s, vread_s, lastw_s, last_s;
 };
 
 static struct loc locs[NLOC];
@@ -103,10 +123,16 @@ static uint64_t vtouched;	/* views used this run: stale_reset clears them */
 static uint32_t gen = 1;
 static uint32_t now_t;		/* memory time */
 static uint32_t gp;		/* when the last grace period began */
+static struct pr_tickset gp_s;	/* its bump (pr_effects_run) */
+static uint32_t nticks;		/* bumps so far: the next one's ordinal */
+static uint32_t tick_at[NTIME];	/* the bump that took each write's time */
+static int dated_now;		/* a value was dated now (restart) */
 static int overflow;		/* the table filled up this run */
 static uint32_t created;	/* entries made this run: a failed find stays failed until it moves */
 
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
+
+int pr_stale_sources;
 
 /*
  * @ctx's view, to change: noted so that the next run clears only the
@@ -137,6 +163,9 @@ PR_NO_TSAN void stale_reset(void)
 	vtouched = 0;
 	now_t = 0;
 	gp = 0;
+	memset(&gp_s, 0, sizeof(gp_s));
+	nticks = 0;
+	dated_now = 0;
 	overflow = 0;
 	created = 0;
 }
@@ -186,6 +215,7 @@ PR_NO_TSAN static struct lockview *find_lock(const void *lock, int create)
 			l->lock = lock;
 			l->gen = gen;
 			l->view = 0;
+			memset(&l->view_s, 0, sizeof(l->view_s));
 			return l;
 		}
 		if (l->lock == lock)
@@ -231,6 +261,8 @@ PR_NO_TSAN static void restart(struct loc *e)
 	e->t[0] = now_t;
 	e->wctx[0] = -1;
 	e->wstep[0] = 0;
+	e->tno[0] = TICK_EVERY;
+	dated_now = 1;
 }
 
 /*
@@ -249,6 +281,7 @@ PR_NO_TSAN static struct loc *for_write(const void *addr, size_t size)
 		e->n = 1;
 		mem_copy(&e->val[0], addr, size);
 		e->t[0] = overflow ? now_t : 0;
+		e->tno[0] = overflow ? TICK_EVERY : PR_TICK_NONE;
 		e->wctx[0] = -1;
 	} else if (e->size != size) {
 		e->mixed = 1;
@@ -260,8 +293,8 @@ PR_NO_TSAN static struct loc *for_write(const void *addr, size_t size)
 	return e;
 }
 
-/* Make room for a new newest value, written now by @ctx. */
-PR_NO_TSAN static void push(struct loc *e, int ctx, uint64_t step)
+/* Make room for a new newest value, written now by @ctx (bump @tno). */
+PR_NO_TSAN static void push(struct loc *e, int ctx, uint64_t step, uint32_t tno)
 {
 	int n = e->n < STALE_DEPTH ? e->n : STALE_DEPTH - 1;
 
@@ -275,19 +308,53 @@ PR_NO_TSAN static void push(struct loc *e, int ctx, uint64_t step)
 		e->val[k] = e->val[k - 1];
 		e->wctx[k] = e->wctx[k - 1];
 		e->wstep[k] = e->wstep[k - 1];
+		e->tno[k] = e->tno[k - 1];
 	}
 	e->n = (uint8_t)(n + 1);
 	e->t[0] = now_t;
 	e->wctx[0] = (int8_t)ctx;
 	e->wstep[0] = step;
+	e->tno[0] = tno;
 }
 
-/* @ctx wrote at time now_t (coherence with its own write). */
-PR_NO_TSAN static void wrote(struct loc *e, int ctx)
+/* @s holds bump @n alone. */
+PR_NO_TSAN static void set_one(struct pr_tickset *s, uint32_t n)
 {
+	memset(s, 0, sizeof(*s));
+	pr_tickset_add(s, n);
+}
+
+/*
+ * A bump of the memory time by a write of [addr, addr + size) (NULL: a
+ * floor's read of it): its ordinal, reported to dpor.  A write's bump
+ * then takes the next time (tick_at says whose it is).
+ */
+PR_NO_TSAN static uint32_t tick(const void *addr, size_t size)
+{
+	uint32_t n = nticks++;
+
+	pr_effect_tick(&now_t, sizeof(now_t), addr, size, n);
+	return n;
+}
+
+PR_NO_TSAN static void next_time(uint32_t n)
+{
+	now_t++;
+	if (now_t < NTIME)
+		tick_at[now_t] = n;
+}
+
+/* @ctx wrote at time now_t, bump @n (coherence with its own write). */
+PR_NO_TSAN static void wrote(struct loc *e, int ctx, uint32_t n)
+{
+	struct view *v;
+
 	if (ctx < 0)
 		return;
-	vw(ctx)->lastw = now_t;	/* the one mark of this view here */
+	v = vw(ctx);
+	v->lastw = now_t;
+	if (pr_effects_run)
+		set_one(&v->lastw_s, n);
 	if (e && ctx < STALE_CPUS)
 		e->coh[ctx] = now_t;
 }
@@ -296,43 +363,53 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 			    const void *val, uint64_t step)
 {
 	struct loc *e = NULL;
+	uint32_t n = tick(addr, size);
 
-	pr_effect_tick(&now_t, sizeof(now_t), addr, size);
 	if (trackable(size))
 		e = for_write(addr, size);
-	now_t++;
+	next_time(n);
 	if (e) {
-		push(e, ctx, step);
+		push(e, ctx, step, n);
 		e->val[0] = 0;
 		mem_copy(&e->val[0], val, size);
 	}
-	wrote(e, ctx);
+	wrote(e, ctx, n);
 }
 
 PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 {
 	struct loc *e = NULL;
 	struct view *v;
-	uint32_t told;
+	uint32_t told, from, n = tick(addr, size);
 
-	pr_effect_tick(&now_t, sizeof(now_t), addr, size);
 	if (trackable(size))
 		e = for_write(addr, size);
 	/* The value it reads: always the newest (atomicity). */
-	told = e ? e->t[0] : overflow || find(addr, 0) ? now_t : 0;
-	now_t++;
 	if (e) {
-		push(e, ctx, pr_step());
+		told = e->t[0];
+		from = e->tno[0];
+	} else {
+		told = overflow || find(addr, 0) ? now_t : 0;
+		from = told ? TICK_EVERY : PR_TICK_NONE;
+	}
+	next_time(n);
+	if (e) {
+		push(e, ctx, pr_step(), n);
 		e->lazy = 1;
 	}
 	if (ctx < 0)
 		return;
-	wrote(e, ctx);
+	wrote(e, ctx, n);
 	v = &views[ctx];	/* marked by wrote */
 	v->vread = MAX(v->vread, told);
 	/* A full barrier after it too: everything before now. */
 	if (full)
 		v->floor = MAX(v->floor, now_t);
+	if (pr_effects_run) {
+		pr_tickset_add(&v->vread_s, from);
+		if (full)
+			pr_tickset_add(&v->floor_s, n);
+	}
 }
 
 /* The lowest time @ctx's load of @e may read as of. */
@@ -442,6 +519,16 @@ PR_NO_TSAN static int tracked_after_write(const void *addr, size_t size)
 	return 0;
 }
 
+/* The bumps @v's floor came from, as an observer reports them. */
+PR_NO_TSAN static const struct pr_tickset *floor_from(const struct view *v)
+{
+	static const struct pr_tickset every = {
+		.w[PR_TICKS_ALL / 64 - 1] = (uint64_t)1 << 63,
+	};
+
+	return pr_effects_run ? &v->floor_s : &every;
+}
+
 /*
  * A load of @ctx is performed.  Reading its own newest store -- from
  * its buffer (@forwarded) or, flushed, from memory -- changes no view:
@@ -459,7 +546,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 		? v->chosen : 0;
 	int known = v->pend == addr;	/* looked up at stale_pend */
 	struct loc *e;
-	uint32_t t;
+	uint32_t t, from;
 
 	e = known && v->pend_e ? v->pend_e : NULL;
 	known = known && (e || v->pend_c == created);
@@ -473,6 +560,8 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	 * read -- stronger than the one dependency, never weaker.
 	 */
 	v->last_t = v->vread;
+	if (pr_effects_run)
+		v->last_s = v->vread_s;
 	if (forwarded) {
 		/* Only dpor reads it: no table probe when effects are off. */
 		if (pr_effects_on && !tracked_after_write(addr, size))
@@ -491,12 +580,13 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 		if (e || overflow)
 			pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
 		t = e || overflow ? now_t : 0;
+		from = t ? TICK_EVERY : PR_TICK_NONE;
 	} else {
 		if (!current(e))
 			restart(e);
 		/* Older values against a floor: it sees the ticks' order. */
 		if (e->n > 1 && vr(ctx)->floor)
-			pr_effect_observe(addr, size);
+			pr_effect_observe(addr, size, floor_from(v));
 		if (k && k > older(e, ctx))
 			k = 0;	/* cannot happen: the decision saw this state */
 		if (k) {
@@ -506,6 +596,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 				log_old(e, ctx, k);
 		}
 		t = e->t[k];
+		from = e->tno[k];
 		if (ctx < STALE_CPUS)
 			e->coh[ctx] = MAX(e->coh[ctx], t);
 	}
@@ -513,6 +604,12 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	v->vread = MAX(v->vread, t);
 	if (order == PR_MO_ACQUIRE)
 		v->floor = MAX(v->floor, t);
+	if (pr_effects_run) {
+		set_one(&v->last_s, from);
+		pr_tickset_add(&v->vread_s, from);
+		if (order == PR_MO_ACQUIRE && pr_stale_sources != 1)
+			pr_tickset_add(&v->floor_s, from);
+	}
 }
 
 PR_NO_TSAN void stale_fence(int ctx, int fence)
@@ -523,6 +620,11 @@ PR_NO_TSAN void stale_fence(int ctx, int fence)
 		v->floor = MAX(v->floor, v->vread);
 	else if (fence == PR_MF_MB)
 		v->floor = MAX(v->floor, MAX(v->vread, v->lastw));
+	if (pr_effects_run && (fence == PR_MF_RMB || fence == PR_MF_MB)) {
+		pr_tickset_or(&v->floor_s, &v->vread_s);
+		if (fence == PR_MF_MB)
+			pr_tickset_or(&v->floor_s, &v->lastw_s);
+	}
 }
 
 PR_NO_TSAN void stale_lock(int ctx, const void *lock)
@@ -533,8 +635,11 @@ PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 	if (overflow) {		/* a lost view: everything until now */
 		pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
 		v->floor = MAX(v->floor, now_t);
+		pr_tickset_add(&v->floor_s, TICK_EVERY);
 	} else if (l) {
 		v->floor = MAX(v->floor, l->view);
+		if (pr_effects_run)
+			pr_tickset_or(&v->floor_s, &l->view_s);
 	}
 }
 
@@ -543,8 +648,14 @@ PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
 	struct lockview *l = find_lock(lock, 1);
 	const struct view *v = vr(ctx);
 
-	if (l)
-		l->view = MAX(l->view, MAX(v->floor, MAX(v->vread, v->lastw)));
+	if (!l)
+		return;
+	l->view = MAX(l->view, MAX(v->floor, MAX(v->vread, v->lastw)));
+	if (pr_effects_run) {
+		pr_tickset_or(&l->view_s, &v->floor_s);
+		pr_tickset_or(&l->view_s, &v->vread_s);
+		pr_tickset_or(&l->view_s, &v->lastw_s);
+	}
 }
 
 /*
@@ -560,18 +671,24 @@ PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
  */
 PR_NO_TSAN void stale_gp_start(void)
 {
-	pr_effect_tick(&now_t, sizeof(now_t), NULL, 0);
+	uint32_t n = tick(NULL, 0);
+
 	pr_effect(&gp, sizeof(gp), PR_EFF_WRITE);
 	gp = now_t;
+	if (pr_effects_run)
+		set_one(&gp_s, n);
 }
 
 PR_NO_TSAN void stale_grace(int ctx)
 {
-	pr_effect_tick(&now_t, sizeof(now_t), NULL, 0);
+	uint32_t n = tick(NULL, 0);
+
 	if (ctx >= 0) {
 		struct view *v = vw(ctx);
 
 		v->floor = MAX(v->floor, now_t);
+		if (pr_effects_run)
+			pr_tickset_add(&v->floor_s, n);
 	}
 }
 
@@ -580,8 +697,11 @@ PR_NO_TSAN void stale_rcu(int ctx, int enter)
 	struct view *v = vw(ctx);
 
 	pr_effect(&gp, sizeof(gp), PR_EFF_READ);
-	if (enter && v->rcu++ == 0)
+	if (enter && v->rcu++ == 0) {
 		v->floor = MAX(v->floor, gp);
+		if (pr_effects_run)
+			pr_tickset_or(&v->floor_s, &gp_s);
+	}
 	else if (!enter && v->rcu > 0)
 		v->rcu--;
 }
@@ -596,6 +716,13 @@ PR_NO_TSAN void stale_dep(int ctx, uint32_t t)
 	struct view *v = vw(ctx);
 
 	v->floor = MAX(v->floor, t);
+	if (!pr_effects_run)
+		return;
+	/* Whatever @t was the maximum of, its bumps took times <= t. */
+	if (dated_now || overflow || t >= NTIME)
+		pr_tickset_add(&v->floor_s, TICK_EVERY);
+	for (uint32_t u = 1; u <= t && u < NTIME; u++)
+		pr_tickset_add(&v->floor_s, tick_at[u]);
 }
 
 PR_NO_TSAN int stale_last_old(int ctx)
@@ -615,11 +742,15 @@ PR_NO_TSAN int stale_relax(int ctx)
 {
 	struct view *v = vw(ctx);
 
+	uint32_t n;
+
 	if (!v->old)
 		return 0;
-	pr_effect_tick(&now_t, sizeof(now_t), NULL, 0);
+	n = tick(NULL, 0);
 	v->old = 0;
 	v->floor = MAX(v->floor, now_t);
+	if (pr_effects_run)
+		pr_tickset_add(&v->floor_s, n);
 	return 1;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 int pr_effects_on;
+int pr_effects_run;
 
 static struct {
 	int n;			/* recorded; PR_MAX_EFFECTS + 1: overflowed */
@@ -23,7 +24,9 @@ static struct {
 				 * that an overflowed step still says it */
 	struct pr_effect e[PR_MAX_EFFECTS];
 	struct pr_effect tick, obs;	/* pr_effects_take_time's */
-} eff;
+	uint32_t tfirst, tlast;
+	struct pr_tickset from;
+} eff = { .tfirst = PR_TICK_NONE, .tlast = PR_TICK_NONE };
 
 /* Note location [obj, obj + size) in @at; a second one makes it "many". */
 PR_NO_TSAN static void note_loc(struct pr_effect *at, const void *obj,
@@ -45,6 +48,8 @@ PR_NO_TSAN void pr_effects_track(int on)
 	eff.observe = 0;
 	memset(&eff.tick, 0, sizeof(eff.tick));
 	memset(&eff.obs, 0, sizeof(eff.obs));
+	memset(&eff.from, 0, sizeof(eff.from));
+	eff.tfirst = eff.tlast = PR_TICK_NONE;
 }
 
 PR_NO_TSAN void pr_effect_slow(const void *obj, size_t size, int kind,
@@ -82,24 +87,42 @@ PR_NO_TSAN int pr_effects_take(struct pr_effect *out)
 }
 
 PR_NO_TSAN void pr_effect_tick_slow(const void *clock, size_t csize,
-				     const void *obj, size_t size)
+				     const void *obj, size_t size, uint32_t n)
 {
 	if (pr_stress_on || pr_self() < 0)
 		return;
 	pr_effect_slow(clock, csize, PR_EFF_TICK, 0);
 	if (obj)
 		note_loc(&eff.tick, obj, size, PR_EFF_MANY);
+	if (eff.tfirst == PR_TICK_NONE)
+		eff.tfirst = n;
+	eff.tlast = n;
 }
 
-PR_NO_TSAN int pr_effects_take_time(struct pr_effect *tick,
-				    struct pr_effect *obs)
+PR_NO_TSAN void pr_effect_observe_slow(const void *obj, size_t size,
+				       const struct pr_tickset *from)
+{
+	if (pr_stress_on || pr_self() < 0)
+		return;
+	pr_effect_slow(obj, size, PR_EFF_OBSERVE, 0);
+	pr_tickset_or(&eff.from, from);
+}
+
+PR_NO_TSAN int pr_effects_take_time(struct pr_effect_time *out)
 {
 	int o = eff.observe;
 
-	*tick = eff.tick;
-	*obs = eff.obs;
+	out->tobj = eff.tick.obj;
+	out->tsize = eff.tick.size;
+	out->tfirst = eff.tfirst;
+	out->tlast = eff.tlast;
+	out->oobj = eff.obs.obj;
+	out->osize = eff.obs.size;
+	out->from = eff.from;
 	eff.observe = 0;
 	memset(&eff.tick, 0, sizeof(eff.tick));
 	memset(&eff.obs, 0, sizeof(eff.obs));
+	memset(&eff.from, 0, sizeof(eff.from));
+	eff.tfirst = eff.tlast = PR_TICK_NONE;
 	return o;
 }

@@ -18,6 +18,7 @@
 #define PAGERACE_RUNTIME_EFFECTS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "runtime/tsan.h"
 
 enum pr_effect_kind {
@@ -110,32 +111,93 @@ PR_NO_TSAN static inline void pr_rmw_unwritten(const void *obj)
 }
 
 /*
+ * A set of the memory time's ticks (below), by their ordinal in the run:
+ * the ticks a CPU's floor took its time from (memory/stale.c).  Bit
+ * PR_TICKS_ALL - 1 says "every tick": an ordinal past the others, or a
+ * time whose source was not kept.
+ */
+#define PR_TICKS_ALL	256u
+#define PR_TICK_NONE	UINT32_MAX
+struct pr_tickset {
+	uint64_t w[PR_TICKS_ALL / 64];
+};
+
+static inline void pr_tickset_add(struct pr_tickset *s, uint32_t n)
+{
+	if (n == PR_TICK_NONE)
+		return;
+	if (n >= PR_TICKS_ALL)
+		n = PR_TICKS_ALL - 1;
+	s->w[n / 64] |= (uint64_t)1 << (n % 64);
+}
+
+static inline void pr_tickset_or(struct pr_tickset *s,
+				 const struct pr_tickset *o)
+{
+	for (unsigned i = 0; i < PR_TICKS_ALL / 64; i++)
+		s->w[i] |= o->w[i];
+}
+
+static inline int pr_tickset_every(const struct pr_tickset *s)
+{
+	return (int)(s->w[PR_TICKS_ALL / 64 - 1] >> 63);
+}
+
+/* Does @s hold one of the ticks [first, last]? */
+static inline int pr_tickset_meets(const struct pr_tickset *s,
+				   uint32_t first, uint32_t last)
+{
+	if (first == PR_TICK_NONE)
+		return 0;
+	if (pr_tickset_every(s) || last >= PR_TICKS_ALL - 1)
+		return 1;
+	for (uint32_t n = first; n <= last; n++)
+		if (s->w[n / 64] >> (n % 64) & 1)
+			return 1;
+	return 0;
+}
+
+/*
  * The weak model's memory time (memory/stale.c).  A bump of the clock at
  * @clock (PR_EFF_TICK) by a write of [obj, obj + size) that reaches
  * memory; @obj NULL: by a step that reads the time into a floor and
- * writes no location (a grace period's beginning or end).  And a load of
- * [obj, obj + size) that weighed that location's older values against
- * its CPU's floor (PR_EFF_OBSERVE).  The locations let dpor reverse, at
- * an observer, only the bumps whose order it can tell: those of which
- * one wrote the location it loaded (dpor_reverse.c).
+ * writes no location (a grace period's beginning or end).  @n is the
+ * tick's ordinal in the run.  And a load of [obj, obj + size) that
+ * weighed that location's older values against its CPU's floor
+ * (PR_EFF_OBSERVE), with @from, the ticks that floor took its time from.
+ * The locations and the ticks let dpor reverse, at an observer, only the
+ * bumps whose order it can tell: a bump of the location it loaded
+ * against one its floor came from (dpor_reverse.c).
  */
 void pr_effect_tick_slow(const void *clock, size_t csize, const void *obj,
-			 size_t size);
+			 size_t size, uint32_t n);
 PR_NO_TSAN static inline void pr_effect_tick(const void *clock, size_t csize,
-					      const void *obj, size_t size)
+					      const void *obj, size_t size,
+					      uint32_t n)
 {
 	if (__builtin_expect(pr_effects_on, 0))
-		pr_effect_tick_slow(clock, csize, obj, size);
+		pr_effect_tick_slow(clock, csize, obj, size, n);
 }
 
-PR_NO_TSAN static inline void pr_effect_observe(const void *obj, size_t size)
+void pr_effect_observe_slow(const void *obj, size_t size,
+			    const struct pr_tickset *from);
+PR_NO_TSAN static inline void pr_effect_observe(const void *obj, size_t size,
+						 const struct pr_tickset *from)
 {
 	if (__builtin_expect(pr_effects_on, 0))
-		pr_effect_slow(obj, size, PR_EFF_OBSERVE, 0);
+		pr_effect_observe_slow(obj, size, from);
 }
 
 /* Strategies: record effects from now on (1) or stop (0). */
 void pr_effects_track(int on);
+
+/*
+ * Strategies that record effects in this run, even if not at every step
+ * (dpor replays a prefix without): 1 from the run's beginning, 0 after
+ * its end.  The weak model then keeps its floors' ticks (pr_tickset),
+ * which a step reports only while effects are on but gathers all run.
+ */
+extern int pr_effects_run;
 
 /*
  * The effects of the step that just ended (the one before the current
@@ -146,13 +208,23 @@ int pr_effects_take(struct pr_effect *out);
 
 /*
  * Where that step's memory time went (never among the effects
- * pr_effects_take returns, and known even when they overflowed):
- * @tick, the location its bumps wrote (obj NULL, size 0: none; obj
- * NULL, size PR_EFF_MANY: more than one); @obs, the location it
- * observed (obj NULL: more than one).  Returns whether it reported
- * PR_EFF_OBSERVE.  Clears them; call after pr_effects_take.
+ * pr_effects_take returns, and known even when they overflowed).
+ * Returns whether it reported PR_EFF_OBSERVE.  Clears it; call after
+ * pr_effects_take.
  */
 #define PR_EFF_MANY	((size_t)-1)
-int pr_effects_take_time(struct pr_effect *tick, struct pr_effect *obs);
+struct pr_effect_time {
+	/* The location its bumps wrote (obj NULL, size 0: none; obj NULL,
+	 * size PR_EFF_MANY: more than one), and their ordinals. */
+	const void *tobj;
+	size_t tsize;
+	uint32_t tfirst, tlast;		/* PR_TICK_NONE: no bump */
+	/* The location it observed (obj NULL: more than one) and the ticks
+	 * its floor came from (the union, if it observed twice). */
+	const void *oobj;
+	size_t osize;
+	struct pr_tickset from;
+};
+int pr_effects_take_time(struct pr_effect_time *out);
 
 #endif /* PAGERACE_RUNTIME_EFFECTS_H */

@@ -178,16 +178,19 @@ PR_NO_TSAN void pr_event_sign(struct pr_event *e)
 PR_NO_TSAN void pr_event_finish(struct pr_event *e)
 {
 	int n = pr_effects_take(e->eff);
-	struct pr_effect tick, obs;
+	struct pr_effect_time tm;
 
-	if (pr_effects_take_time(&tick, &obs)) {
+	if (pr_effects_take_time(&tm)) {
 		e->flags |= PR_EV_OBS;
-		e->oobj = obs.obj;
-		e->osize = obs.obj ? (uint32_t)obs.size : PR_EV_MANY;
+		e->oobj = tm.oobj;
+		e->osize = tm.oobj ? (uint32_t)tm.osize : PR_EV_MANY;
+		e->from = tm.from;
 	}
-	e->tobj = tick.obj;
-	e->tsize = tick.obj ? (uint32_t)tick.size :
-		   tick.size ? PR_EV_MANY : 0;
+	e->tobj = tm.tobj;
+	e->tsize = tm.tobj ? (uint32_t)tm.tsize :
+		   tm.tsize ? PR_EV_MANY : 0;
+	e->tfirst = tm.tfirst;
+	e->tlast = tm.tlast;
 	if (n < 0) {
 		e->flags |= PR_EV_ALL;
 		e->neff = 0;

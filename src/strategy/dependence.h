@@ -62,10 +62,14 @@ struct pr_event {
 	 * PR_EV_TICK: the location its bump of the memory time wrote
 	 * (effects.h, pr_effect_tick): tobj NULL, tsize 0: none (a floor
 	 * read); tobj NULL, tsize PR_EV_MANY: more than one.  PR_EV_OBS: the
-	 * location it observed; oobj NULL: more than one.
+	 * location it observed; oobj NULL: more than one.  tfirst..tlast:
+	 * the ordinals of its bumps (PR_TICK_NONE: none); from: the bumps
+	 * the observer's floor took its time from.
 	 */
 	const void *tobj, *oobj;
 	uint32_t tsize, osize;
+	uint32_t tfirst, tlast;
+	struct pr_tickset from;
 	/*
 	 * PR_EV_SIG: the 64-byte lines the step reads (rsig) and writes
 	 * (wsig), access and effects, one hashed bit a line (every bit for

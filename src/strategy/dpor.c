@@ -246,6 +246,7 @@ PR_NO_TSAN static void dpor_begin(struct pr_strategy *s, uint64_t seed, uint64_t
 	(void)seed;
 	(void)run;
 	pr_effects_track(1);
+	pr_effects_run = 1;
 	pr_tree_begin_run(&((struct dpor_strategy *)s)->tree);
 }
 
@@ -268,6 +269,7 @@ PR_NO_TSAN static void dpor_end(struct pr_strategy *s, uint64_t steps)
 		d->kept = fresh;
 	s->foreign = t->foreign;
 	pr_effects_track(0);
+	pr_effects_run = 0;
 }
 
 PR_NO_TSAN static int dpor_exhausted(struct pr_strategy *s)
@@ -285,6 +287,7 @@ PR_NO_TSAN static void dpor_destroy(struct pr_strategy *s)
 	struct dpor_strategy *d = (struct dpor_strategy *)s;
 
 	pr_effects_track(0);
+	pr_effects_run = 0;
 	pr_tree_free(&d->tree);
 	free(d->clk);
 	free(d->races);
