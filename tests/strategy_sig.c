@@ -11,7 +11,9 @@
  *
  * Planted: a signature that leaves out a written range's lines (an
  * unsound one) must change some answer -- the check above would catch a
- * signature that misses lines.
+ * signature that misses lines -- and so must one whose bumps of a
+ * counter (PR_EFF_TICK: tsig, apart so that two bumps do not meet) meet
+ * no plain read of it.
  */
 #include "strategy/dependence.h"
 #include "tap.h"
@@ -85,7 +87,7 @@ static struct pr_event random_event(int proc)
 	for (int i = 0; i < e.neff; i++) {
 		range(&e.eff[i].obj, &e.eff[i].size);
 		e.eff[i].kind = rnd(5) ? (rnd(2) ? PR_EFF_READ : PR_EFF_WRITE)
-				       : PR_EFF_WAKE;
+				       : rnd(2) ? PR_EFF_WAKE : PR_EFF_TICK;
 		if (e.eff[i].kind == PR_EFF_WAKE)
 			e.eff[i].obj = queue();
 	}
@@ -98,10 +100,11 @@ int main(void)
 {
 	const int pairs = 200000;
 	int differ = 0, decided = 0, dep = 0, planted = 0, naive = 0;
+	int tplanted = 0;
 
-	plan(4);
+	plan(5);
 	for (int n = 0; n < pairs; n++) {
-		struct pr_event a = random_event(0), b = random_event(1);
+		struct pr_event a = random_event(0), b = random_event(1), c;
 		int plain = pr_dependent(&a, &b), with;
 
 		pr_event_sign(&a);
@@ -112,8 +115,13 @@ int main(void)
 		decided += !((a.wsig & (b.rsig | b.wsig)) | (b.wsig & a.rsig));
 		/* Planted: the shortcut for every step, not sig_only's. */
 		naive += plain && !pr_sig_meet(a.rsig, a.wsig, b.rsig, b.wsig);
+		/* Planted: a's bumped lines meet nothing. */
+		c = a;
+		c.tsig = 0;
+		c.wsig = c.psig;
+		tplanted += pr_dependent(&c, &b) != plain;
 		/* Planted: a's written lines left out. */
-		a.wsig = 0;
+		a.wsig = a.psig = a.tsig = 0;
 		planted += pr_dependent(&a, &b) != plain;
 	}
 	ok(differ == 0, "signatures change no answer (%d of %d pairs differ; "
@@ -122,6 +130,8 @@ int main(void)
 	   decided, pairs);
 	ok(planted > 0, "planted: a signature without the written lines "
 	   "changes %d answers", planted);
+	ok(tplanted > 0, "planted: bumps that meet no read of their counter "
+	   "change %d answers", tplanted);
 	ok(naive > 0, "planted: the signatures' shortcut taken for steps of "
 	   "every kind changes %d answers", naive);
 	return done_testing();

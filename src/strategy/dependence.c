@@ -158,20 +158,22 @@ PR_NO_TSAN void pr_event_sign(struct pr_event *e)
 {
 	struct pr_effect a;
 
-	e->rsig = e->wsig = 0;
+	e->rsig = e->psig = e->tsig = 0;
 	if (access_of(e, &a)) {
 		if (a.kind == PR_EFF_WRITE)
-			e->wsig |= lines_of(&a);
+			e->psig |= lines_of(&a);
 		else
 			e->rsig |= lines_of(&a);
 	}
 	for (int i = 0; i < e->neff; i++) {
-		if (e->eff[i].kind == PR_EFF_WRITE ||
-		    e->eff[i].kind == PR_EFF_TICK)
-			e->wsig |= lines_of(&e->eff[i]);
+		if (e->eff[i].kind == PR_EFF_WRITE)
+			e->psig |= lines_of(&e->eff[i]);
+		else if (e->eff[i].kind == PR_EFF_TICK)
+			e->tsig |= lines_of(&e->eff[i]);
 		else if (e->eff[i].kind == PR_EFF_READ)
 			e->rsig |= lines_of(&e->eff[i]);
 	}
+	e->wsig = e->psig | e->tsig;
 	e->flags |= PR_EV_SIG;
 }
 
@@ -364,6 +366,19 @@ PR_NO_TSAN static const struct pr_effect *range_at(const struct pr_event *e,
 	return &e->eff[i];
 }
 
+/*
+ * Do the signatures of @a and @b meet, with two bumps of one counter
+ * apart (psig, tsig)?  Under weak every write to memory bumps the
+ * memory time: in wsig any two of them meet on its line.
+ */
+PR_NO_TSAN static inline int lines_meet(const struct pr_event *a,
+					const struct pr_event *b)
+{
+	return ((a->psig & (b->rsig | b->wsig)) |
+		(b->psig & (a->rsig | a->tsig)) |
+		(a->tsig & b->rsig) | (b->tsig & a->rsig)) != 0;
+}
+
 PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 				 const struct pr_event *b)
 {
@@ -371,8 +386,7 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 	int ha, hb, na, nb;
 
 	/* Rule 1 alone (pr_event_sig_only): skip rules 2-6's checks. */
-	if (pr_event_sig_only(a) && pr_event_sig_only(b) &&
-	    !pr_sig_meet(a->rsig, a->wsig, b->rsig, b->wsig))
+	if (pr_event_sig_only(a) && pr_event_sig_only(b) && !lines_meet(a, b))
 		return 0;
 	if ((a->flags | b->flags) & PR_EV_ALL)
 		return 1;
@@ -383,8 +397,7 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 	if (enables_or_redirects(a, b) || enables_or_redirects(b, a))
 		return 1;
 	/* Rule 1 on the lines first (dependence.h, rsig). */
-	if ((a->flags & b->flags & PR_EV_SIG) &&
-	    !((a->wsig & (b->rsig | b->wsig)) | (b->wsig & a->rsig)))
+	if ((a->flags & b->flags & PR_EV_SIG) && !lines_meet(a, b))
 		return 0;
 	ha = access_of(a, &aa);
 	hb = access_of(b, &ab);

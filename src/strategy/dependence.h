@@ -79,6 +79,14 @@ struct pr_event {
 	 * without comparing their ranges pairwise.
 	 */
 	uint64_t rsig, wsig;
+	/*
+	 * wsig split in two for pr_dependent's own test: psig, the lines
+	 * it writes plainly; tsig, the lines of the counters it bumps
+	 * (PR_EFF_TICK), which meet a plain read or write of the line but
+	 * not another bump -- every write to memory under weak bumps the
+	 * one clock, so in wsig any two such steps meet.
+	 */
+	uint64_t psig, tsig;
 	struct pr_effect eff[PR_MAX_EFFECTS];
 };
 
