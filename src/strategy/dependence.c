@@ -379,6 +379,22 @@ PR_NO_TSAN static inline int lines_meet(const struct pr_event *a,
 		(a->tsig & b->rsig) | (b->tsig & a->rsig)) != 0;
 }
 
+/* The lines of @b a range of @kind may conflict with (conflict()). */
+PR_NO_TSAN static inline uint64_t lines_against(int kind,
+					       const struct pr_event *b)
+{
+	switch (kind) {
+	case PR_EFF_WRITE:
+		return b->rsig | b->wsig;
+	case PR_EFF_READ:
+		return b->wsig;
+	case PR_EFF_TICK:
+		return b->rsig | b->psig;
+	default:
+		return 0;	/* a wake-up conflicts with nothing */
+	}
+}
+
 PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 				 const struct pr_event *b)
 {
@@ -408,10 +424,16 @@ PR_NO_TSAN int pr_dependent_slow(const struct pr_event *a,
 		ha = 0;
 	na = ha + a->neff;
 	nb = hb + b->neff;
-	for (int i = 0; i < na; i++)
+	for (int i = 0; i < na; i++) {
+		const struct pr_effect *x = range_at(a, &aa, ha, i);
+
+		/* Only a range whose lines meet what b may conflict with. */
+		if ((a->flags & b->flags & PR_EV_SIG) &&
+		    !(lines_of(x) & lines_against(x->kind, b)))
+			continue;
 		for (int j = 0; j < nb; j++)
-			if (conflict(range_at(a, &aa, ha, i),
-				     range_at(b, &ab, hb, j)))
+			if (conflict(x, range_at(b, &ab, hb, j)))
 				return 1;
+	}
 	return 0;
 }
