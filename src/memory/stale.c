@@ -635,7 +635,8 @@ PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 	if (overflow) {		/* a lost view: everything until now */
 		pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
 		v->floor = MAX(v->floor, now_t);
-		pr_tickset_add(&v->floor_s, TICK_EVERY);
+		if (pr_effects_run)
+			pr_tickset_add(&v->floor_s, TICK_EVERY);
 	} else if (l) {
 		v->floor = MAX(v->floor, l->view);
 		if (pr_effects_run)
@@ -701,9 +702,9 @@ PR_NO_TSAN void stale_rcu(int ctx, int enter)
 		v->floor = MAX(v->floor, gp);
 		if (pr_effects_run)
 			pr_tickset_or(&v->floor_s, &gp_s);
-	}
-	else if (!enter && v->rcu > 0)
+	} else if (!enter && v->rcu > 0) {
 		v->rcu--;
+	}
 }
 
 PR_NO_TSAN uint32_t stale_last_time(int ctx)
