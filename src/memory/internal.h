@@ -113,8 +113,6 @@ void stale_dep(int ctx, uint32_t t);
 int stale_last_old(int ctx);
 void stale_grace(int ctx);
 void stale_rcu(int ctx, int enter);
-/* peek.c: the @k-th older value @ctx's pending load of @addr may read. */
-int stale_peek(int ctx, const void *addr, size_t size, int k, uint64_t *val);
 
 /* ---- between buffer.c (the CPUs' side) and flush.c (the scheduler's) -- */
 

@@ -8,8 +8,27 @@
  * Kept apart from buffer.c, flush.c and stale.c (the hot paths).
  */
 #include "memory/internal.h"
+#include "memory/loctable.h"
 #include "memory/memory.h"
 #include "runtime/tsan.h"
+
+/*
+ * The @k-th older value (k >= 1) @ctx's pending load of @addr may read
+ * (stale.c's books), in *@val; -1 when it may not read it.
+ */
+PR_NO_TSAN static int stale_peek(int ctx, const void *addr, size_t size,
+				 int k, uint64_t *val)
+{
+	struct loc *e;
+
+	if (k < 1 || k > stale_count(ctx, addr))
+		return -1;
+	e = loc_find(addr, 0);
+	if (!e || e->size != size || k >= e->n)
+		return -1;
+	*val = e->val[k];
+	return 0;
+}
 
 PR_NO_TSAN int pr_mem_peek(int ctx, const void *addr, size_t size, int k,
 			   uint64_t *val)

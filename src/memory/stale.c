@@ -23,12 +23,9 @@
  * "reads" and "chosen"): the decision before the load offers every older
  * value as a choice of its own.
  *
- * Locations are found by address in an open-addressing table, cleared
- * per run by a generation number.  The table's layout depends on
- * addresses, but nothing observable does: a lookup finds the same entry
- * wherever it sits, and a full table (the same location count in every
- * run of the same schedule) only stops tracking -- every later untracked
- * value then counts as written just now (@overflow), the strong side.
+ * Locations and locks are found by address in loctable.c's tables.  A
+ * full table only stops tracking: every later untracked value then
+ * counts as written just now (@loc_overflow), the strong side.
  *
  * Writes the model does not see (direct __atomic operations of the
  * harness, memset) are caught when a location's memory no longer holds
@@ -61,6 +58,7 @@
  * dependency's time: stale_dep) takes every bump up to it, or "every".
  */
 #include "memory/internal.h"
+#include "memory/loctable.h"
 #include "memory/memory.h"
 #include "runtime/context.h"
 #include "runtime/effects.h"
@@ -68,39 +66,14 @@
 
 #include <string.h>
 
-#define NLOC	4096		/* locations a run may track */
-#define NLOCK	256		/* locks a run may track */
 #define NTIME	1024		/* times whose bump stays known (tick_at) */
 #define TICK_EVERY (PR_TICKS_ALL - 1)	/* a time of unknown source */
-
-struct loc {
-	const void *addr;
-	uint32_t gen;		/* the run it belongs to; else free */
-	uint8_t size;
-	uint8_t n;		/* values held, 1..STALE_DEPTH */
-	uint8_t lazy;		/* val[0] is memory's: an RMW wrote it */
-	uint8_t mixed;		/* accessed with two sizes: no history */
-	uint32_t t[STALE_DEPTH];
-	uint64_t val[STALE_DEPTH];
-	int8_t wctx[STALE_DEPTH];	/* who wrote it, for reports */
-	uint64_t wstep[STALE_DEPTH];
-	uint32_t tno[STALE_DEPTH];	/* the bump that wrote it, or
-					 * PR_TICK_NONE (setup's) */
-	uint32_t coh[STALE_CPUS];
-};
-
-struct lockview {
-	const void *lock;
-	uint32_t gen;
-	uint32_t view;		/* what its last unlocker had seen */
-	struct pr_tickset view_s;
-};
 
 struct view {
 	uint32_t floor, vread, lastw;
 	const void *pend;	/* the load its next step performs */
 	struct loc *pend_e;	/* its location, if tracked when announced */
-	uint32_t pend_c;	/* @created then: no entry yet if unchanged */
+	uint32_t pend_c;	/* @loc_created then: no entry yet if unchanged */
 	uint8_t psize;
 	int8_t chosen;		/* that load's older value, 0: newest */
 	uint64_t at;		/* the step the choice is for */
@@ -116,19 +89,14 @@ struct view {
 	struct pr_tickset floor_s, vread_s, lastw_s, last_s;
 };
 
-static struct loc locs[NLOC];
-static struct lockview lockviews[NLOCK];
 static struct view views[PR_MAX_CTX];
 static uint64_t vtouched;	/* views used this run: stale_reset clears them */
-static uint32_t gen = 1;
 static uint32_t now_t;		/* memory time */
 static uint32_t gp;		/* when the last grace period began */
 static struct pr_tickset gp_s;	/* its bump (pr_effects_run) */
 static uint32_t nticks;		/* bumps so far: the next one's ordinal */
 static uint32_t tick_at[NTIME];	/* the bump that took each write's time */
 static int dated_now;		/* a value was dated now (restart) */
-static int overflow;		/* the table filled up this run */
-static uint32_t created;	/* entries made this run: a failed find stays failed until it moves */
 
 #define MAX(a, b)	((a) > (b) ? (a) : (b))
 
@@ -152,11 +120,7 @@ static inline const struct view *vr(int ctx)
 
 PR_NO_TSAN void stale_reset(void)
 {
-	if (++gen == 0) {	/* wrapped: clear for real */
-		memset(locs, 0, sizeof(locs));
-		memset(lockviews, 0, sizeof(lockviews));
-		gen = 1;
-	}
+	loc_table_reset();
 	/* Per run, not the whole array: most runs use a few contexts. */
 	for (uint64_t m = vtouched; m; m &= m - 1)
 		memset(&views[__builtin_ctzll(m)], 0, sizeof(views[0]));
@@ -166,88 +130,6 @@ PR_NO_TSAN void stale_reset(void)
 	memset(&gp_s, 0, sizeof(gp_s));
 	nticks = 0;
 	dated_now = 0;
-	overflow = 0;
-	created = 0;
-}
-
-PR_NO_TSAN static size_t hash(const void *p, size_t n)
-{
-	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 40) & (n - 1);
-}
-
-/* The entry of @addr; with @create, a new one (NULL: table full). */
-PR_NO_TSAN static struct loc *find(const void *addr, int create)
-{
-	size_t h = hash(addr, NLOC);
-
-	for (size_t i = 0; i < NLOC; i++) {
-		struct loc *e = &locs[(h + i) & (NLOC - 1)];
-
-		if (e->gen != gen) {
-			if (!create)
-				return NULL;
-			memset(e, 0, sizeof(*e));
-			e->addr = addr;
-			e->gen = gen;
-			created++;
-			return e;
-		}
-		if (e->addr == addr)
-			return e;
-	}
-	if (create)
-		overflow = 1;
-	return NULL;
-}
-
-PR_NO_TSAN static struct lockview *find_lock(const void *lock, int create)
-{
-	size_t h = hash(lock, NLOCK);
-
-	for (size_t i = 0; i < NLOCK; i++) {
-		struct lockview *l = &lockviews[(h + i) & (NLOCK - 1)];
-
-		if (l->gen != gen) {
-			if (!create)
-				return NULL;
-			l->lock = lock;
-			l->gen = gen;
-			l->view = 0;
-			memset(&l->view_s, 0, sizeof(l->view_s));
-			return l;
-		}
-		if (l->lock == lock)
-			return l;
-	}
-	if (create)
-		overflow = 1;
-	return NULL;
-}
-
-static int trackable(size_t size)
-{
-	return size == 1 || size == 2 || size == 4 || size == 8;
-}
-
-/* An RMW's value is memory's until someone looks. */
-PR_NO_TSAN static inline __attribute__((always_inline)) void
-sync(struct loc *e)
-{
-	if (e->lazy) {
-		e->val[0] = 0;
-		mem_copy(&e->val[0], e->addr, e->size);
-		e->lazy = 0;
-	}
-}
-
-/* Does memory still hold @e's newest value? */
-PR_NO_TSAN static inline __attribute__((always_inline)) int
-current(struct loc *e)
-{
-	sync(e);
-	return mem_same(e->addr, &e->val[0], e->size);
 }
 
 /* Restart @e's history: memory's value, dated now (a write unseen). */
@@ -267,12 +149,12 @@ PR_NO_TSAN static void restart(struct loc *e)
 
 /*
  * @e for a write of @size bytes: a new entry starts with the value
- * memory holds (dated 0, setup's, or now after an overflow); another
+ * memory holds (dated 0, setup's, or now after an loc_overflow); another
  * size makes it mixed.  NULL: not tracked.
  */
 PR_NO_TSAN static struct loc *for_write(const void *addr, size_t size)
 {
-	struct loc *e = find(addr, 1);
+	struct loc *e = loc_find(addr, 1);
 
 	if (!e)
 		return NULL;
@@ -280,15 +162,15 @@ PR_NO_TSAN static struct loc *for_write(const void *addr, size_t size)
 		e->size = (uint8_t)size;
 		e->n = 1;
 		mem_copy(&e->val[0], addr, size);
-		e->t[0] = overflow ? now_t : 0;
-		e->tno[0] = overflow ? TICK_EVERY : PR_TICK_NONE;
+		e->t[0] = loc_overflow ? now_t : 0;
+		e->tno[0] = loc_overflow ? TICK_EVERY : PR_TICK_NONE;
 		e->wctx[0] = -1;
 	} else if (e->size != size) {
 		e->mixed = 1;
 	}
 	if (e->mixed)
 		return NULL;
-	if (!current(e))
+	if (!loc_current(e))
 		restart(e);
 	return e;
 }
@@ -365,7 +247,7 @@ PR_NO_TSAN void stale_write(int ctx, const void *addr, size_t size,
 	struct loc *e = NULL;
 	uint32_t n = tick(addr, size);
 
-	if (trackable(size))
+	if (loc_trackable(size))
 		e = for_write(addr, size);
 	next_time(n);
 	if (e) {
@@ -382,14 +264,14 @@ PR_NO_TSAN void stale_rmw(int ctx, const void *addr, size_t size, int full)
 	struct view *v;
 	uint32_t told, from, n = tick(addr, size);
 
-	if (trackable(size))
+	if (loc_trackable(size))
 		e = for_write(addr, size);
 	/* The value it reads: always the newest (atomicity). */
 	if (e) {
 		told = e->t[0];
 		from = e->tno[0];
 	} else {
-		told = overflow || find(addr, 0) ? now_t : 0;
+		told = loc_overflow || loc_find(addr, 0) ? now_t : 0;
 		from = told ? TICK_EVERY : PR_TICK_NONE;
 	}
 	next_time(n);
@@ -435,7 +317,7 @@ PR_NO_TSAN static int older(const struct loc *e, int ctx)
 PR_NO_TSAN static inline __attribute__((always_inline)) int
 count_at(struct loc *e, const struct view *v, int ctx)
 {
-	if (e->mixed || e->size != v->psize || e->n < 2 || !current(e))
+	if (e->mixed || e->size != v->psize || e->n < 2 || !loc_current(e))
 		return 0;
 	return older(e, ctx);
 }
@@ -448,8 +330,8 @@ PR_NO_TSAN int stale_pend(int ctx, const void *addr, size_t size)
 	v->psize = (uint8_t)size;
 	v->chosen = 0;
 	/* Entries never move or go within a run: found once, kept. */
-	v->pend_e = find(addr, 0);
-	v->pend_c = created;
+	v->pend_e = loc_find(addr, 0);
+	v->pend_c = loc_created;
 	/* stale_count(ctx, addr), knowing what it would look up. */
 	if (ctx >= STALE_CPUS || !addr || !v->pend_e)
 		return 0;
@@ -468,7 +350,7 @@ PR_NO_TSAN int stale_count(int ctx, const void *addr)
 		return 0;
 	if (!(e = v->pend_e)) {
 		/* Not tracked when announced: is it now? */
-		if (v->pend_c == created || !(e = find(addr, 0)))
+		if (v->pend_c == loc_created || !(e = loc_find(addr, 0)))
 			return 0;
 	}
 	return count_at(e, v, ctx);
@@ -497,27 +379,6 @@ PR_NO_TSAN static void log_old(const struct loc *e, int ctx, int k)
 	mem_log(&ev);
 }
 
-/*
- * Would a write of @size bytes at @addr now find or make a tracked entry
- * (for_write)?  Then a load of those bytes by the writer, right after
- * its flush, reads its own newest store as if forwarded (stale_load).
- */
-PR_NO_TSAN static int tracked_after_write(const void *addr, size_t size)
-{
-	size_t h = hash(addr, NLOC);
-
-	if (!trackable(size))
-		return 0;
-	for (size_t i = 0; i < NLOC; i++) {
-		const struct loc *e = &locs[(h + i) & (NLOC - 1)];
-
-		if (e->gen != gen)
-			return 1;
-		if (e->addr == addr)
-			return !e->size || (e->size == size && !e->mixed);
-	}
-	return 0;
-}
 
 /* The bumps @v's floor came from, as an observer reports them. */
 PR_NO_TSAN static const struct pr_tickset *floor_from(const struct view *v)
@@ -549,7 +410,7 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 	uint32_t t, from;
 
 	e = known && v->pend_e ? v->pend_e : NULL;
-	known = known && (e || v->pend_c == created);
+	known = known && (e || v->pend_c == loc_created);
 	v->chosen = 0;
 	v->pend = NULL;
 	v->pend_e = NULL;
@@ -564,25 +425,25 @@ PR_NO_TSAN void stale_load(int ctx, const void *addr, size_t size, void *out,
 		v->last_s = v->vread_s;
 	if (forwarded) {
 		/* Only dpor reads it: no table probe when effects are off. */
-		if (pr_effects_on && !tracked_after_write(addr, size))
+		if (pr_effects_on && !loc_tracked_after_write(addr, size))
 			pr_effect(addr, size, PR_EFF_READ);
 		return;
 	}
-	if (!e && !known && trackable(size))
-		e = find(addr, 0);
+	if (!e && !known && loc_trackable(size))
+		e = loc_find(addr, 0);
 	/* Its own newest store, flushed: as if forwarded. */
 	if (e && e->size == size && !e->mixed && !k && e->wctx[0] == ctx &&
-	    current(e))
+	    loc_current(e))
 		return;
 	pr_effect(addr, size, PR_EFF_READ);
 	if (!e || e->size != size || e->mixed) {
 		/* Untracked: setup's value, unless unseen writes happened. */
-		if (e || overflow)
+		if (e || loc_overflow)
 			pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
-		t = e || overflow ? now_t : 0;
+		t = e || loc_overflow ? now_t : 0;
 		from = t ? TICK_EVERY : PR_TICK_NONE;
 	} else {
-		if (!current(e))
+		if (!loc_current(e))
 			restart(e);
 		/* Older values against a floor: it sees the ticks' order. */
 		if (e->n > 1 && vr(ctx)->floor)
@@ -629,10 +490,10 @@ PR_NO_TSAN void stale_fence(int ctx, int fence)
 
 PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 {
-	struct lockview *l = find_lock(lock, 0);
+	struct lockview *l = lock_find(lock, 0);
 	struct view *v = vw(ctx);
 
-	if (overflow) {		/* a lost view: everything until now */
+	if (loc_overflow) {		/* a lost view: everything until now */
 		pr_effect(&now_t, sizeof(now_t), PR_EFF_READ);
 		v->floor = MAX(v->floor, now_t);
 		if (pr_effects_run)
@@ -646,7 +507,7 @@ PR_NO_TSAN void stale_lock(int ctx, const void *lock)
 
 PR_NO_TSAN void stale_unlock(int ctx, const void *lock)
 {
-	struct lockview *l = find_lock(lock, 1);
+	struct lockview *l = lock_find(lock, 1);
 	const struct view *v = vr(ctx);
 
 	if (!l)
@@ -720,7 +581,7 @@ PR_NO_TSAN void stale_dep(int ctx, uint32_t t)
 	if (!pr_effects_run)
 		return;
 	/* Whatever @t was the maximum of, its bumps took times <= t. */
-	if (dated_now || overflow || t >= NTIME)
+	if (dated_now || loc_overflow || t >= NTIME)
 		pr_tickset_add(&v->floor_s, TICK_EVERY);
 	for (uint32_t u = 1; u <= t && u < NTIME; u++)
 		pr_tickset_add(&v->floor_s, tick_at[u]);
@@ -753,23 +614,4 @@ PR_NO_TSAN int stale_relax(int ctx)
 	if (pr_effects_run)
 		pr_tickset_add(&v->floor_s, n);
 	return 1;
-}
-
-/*
- * For peek.c (pr_mem_peek): the @k-th older value (k >= 1) @ctx's
- * pending load of @addr may read, in *@val; -1 when it may not read it.
- * Looks only: nothing changes, no effect is reported.
- */
-PR_NO_TSAN int stale_peek(int ctx, const void *addr, size_t size, int k,
-			  uint64_t *val)
-{
-	struct loc *e;
-
-	if (k < 1 || k > stale_count(ctx, addr))
-		return -1;
-	e = find(addr, 0);
-	if (!e || e->size != size || k >= e->n)
-		return -1;
-	*val = e->val[k];
-	return 0;
 }
