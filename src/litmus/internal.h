@@ -193,6 +193,7 @@ void lit_lex_init(struct lit_lexer *lx, const char *name, const char *text,
 int lit_lex_next(struct lit_lexer *lx, struct lit_token *t, char *msg,
 		 size_t msglen);
 
+/* tokens.c: the token stream, errors and allocation of every part. */
 void lit_next(struct lit_parser *p);
 const struct lit_token *lit_peek(struct lit_parser *p);
 int lit_is(const struct lit_token *t, const char *punct);
@@ -205,6 +206,8 @@ __attribute__((noreturn))
 void lit_unsupported(struct lit_parser *p, const struct lit_token *t,
 		     const char *construct);
 void *lit_alloc(struct lit_parser *p, size_t size);
+/* Fill @p's error at @line/@col (the line copied for the caret). */
+void lit_set_error(struct lit_parser *p, int line, int col, const char *msg);
 
 /* Is @t the start of a type name; parse one ("intptr_t **"). */
 int lit_is_type(struct lit_parser *p, const struct lit_token *t);

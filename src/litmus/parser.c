@@ -5,141 +5,16 @@
  * bodies are body.c's), then the final clauses (cond.c).
  *
  * Errors unwind with longjmp to litmus_parse, which frees what was built:
- * every node is allocated through lit_alloc and listed in the litmus.
+ * every node is allocated through lit_alloc and listed in the litmus
+ * (tokens.c, with the token stream the parts read).
  */
 #include "litmus/internal.h"
-#include "util/caret.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void lit_error_format(const struct lit_error *e, char *buf, size_t len)
-{
-	pr_caret_format(e->file, e->line, e->col, e->msg, e->text, buf, len);
-}
-
-/* Fill @e at @line/@col of @p's text (the line copied for the caret). */
-static void set_error(struct lit_parser *p, int line, int col, const char *msg)
-{
-	struct lit_error *e = p->err;
-	const char *s = p->lx.text, *end = s + p->lx.len;
-	size_t n;
-
-	snprintf(e->file, sizeof(e->file), "%s", p->lx.name);
-	snprintf(e->msg, sizeof(e->msg), "%s", msg);
-	e->line = line;
-	e->col = col;
-	for (int l = 1; l < line && s < end; s++)
-		if (*s == '\n')
-			l++;
-	for (n = 0; s + n < end && s[n] != '\n' && n + 1 < sizeof(e->text); n++)
-		e->text[n] = isprint((unsigned char)s[n]) || s[n] == '\t' ? s[n] : '?';
-	e->text[n] = '\0';
-}
-
-void lit_fail_at(struct lit_parser *p, const struct lit_token *t,
-		 const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	set_error(p, t->line, t->col, msg);
-	longjmp(p->fail, 1);
-}
-
-void lit_unsupported(struct lit_parser *p, const struct lit_token *t,
-		     const char *construct)
-{
-	snprintf(p->err->construct, sizeof(p->err->construct), "%s", construct);
-	lit_fail_at(p, t, "unsupported %s", construct);
-}
-
-void *lit_alloc(struct lit_parser *p, size_t size)
-{
-	struct litmus *l = p->l;
-	void *m;
-
-	if (l->nalloc == l->capalloc) {
-		size_t cap = l->capalloc ? 2 * l->capalloc : 64;
-		void **a = realloc(l->alloc, cap * sizeof(*a));
-
-		if (!a)
-			lit_fail_at(p, &p->tok, "out of memory");
-		l->alloc = a;
-		l->capalloc = cap;
-	}
-	m = calloc(1, size);
-	if (!m)
-		lit_fail_at(p, &p->tok, "out of memory");
-	l->alloc[l->nalloc++] = m;
-	return m;
-}
-
-static void lex(struct lit_parser *p, struct lit_token *t)
-{
-	char msg[200];
-
-	if (lit_lex_next(&p->lx, t, msg, sizeof(msg))) {
-		set_error(p, t->line ? t->line : p->lx.line,
-			  t->col ? t->col : p->lx.col, msg);
-		longjmp(p->fail, 1);
-	}
-}
-
-void lit_next(struct lit_parser *p)
-{
-	p->last_end = p->tok.end;
-	if (p->has_peek) {
-		p->tok = p->peek;
-		p->has_peek = 0;
-	} else {
-		lex(p, &p->tok);
-	}
-}
-
-const struct lit_token *lit_peek(struct lit_parser *p)
-{
-	if (!p->has_peek) {
-		lex(p, &p->peek);
-		p->has_peek = 1;
-	}
-	return &p->peek;
-}
-
-int lit_is(const struct lit_token *t, const char *punct)
-{
-	return t->kind == T_PUNCT && !strcmp(t->text, punct);
-}
-
-int lit_is_ident(const struct lit_token *t, const char *word)
-{
-	return t->kind == T_IDENT && !strcmp(t->text, word);
-}
-
-static const char *tok_desc(const struct lit_token *t, char *buf, size_t len)
-{
-	if (t->kind == T_EOF)
-		return "end of file";
-	snprintf(buf, len, "'%s'", t->text);
-	return buf;
-}
-
-void lit_expect(struct lit_parser *p, const char *punct)
-{
-	char b[64];
-
-	if (!lit_is(&p->tok, punct))
-		lit_fail_at(p, &p->tok, "expected '%s', found %s", punct,
-			    tok_desc(&p->tok, b, sizeof(b)));
-	lit_next(p);
-}
 
 /* Type words: a location's type is what its base name says. */
 static const char *const scalar_types[] = {
@@ -455,11 +330,11 @@ static void parse_all(struct lit_parser *p, const char *text, size_t len)
 	size_t nri, e = 0, s;
 
 	if (len > LIT_MAX_FILE) {
-		set_error(p, 0, 0, "file too large");
+		lit_set_error(p, 0, 0, "file too large");
 		longjmp(p->fail, 1);
 	}
 	if (memchr(text, '\0', len)) {
-		set_error(p, 0, 0, "not a text file (a NUL byte)");
+		lit_set_error(p, 0, 0, "not a text file (a NUL byte)");
 		longjmp(p->fail, 1);
 	}
 	/* The first line: "C name"; another architecture is unsupported. */
@@ -479,13 +354,13 @@ static void parse_all(struct lit_parser *p, const char *text, size_t len)
 			snprintf(arch, sizeof(arch), "%.*s", (int)(w - s), text + s);
 			snprintf(p->err->construct, sizeof(p->err->construct),
 				 "architecture %s", arch);
-			set_error(p, 1, (int)s + 1, "");
+			lit_set_error(p, 1, (int)s + 1, "");
 			snprintf(p->err->msg, sizeof(p->err->msg),
 				 "unsupported architecture '%s': only C litmus tests "
 				 "(a first line 'C NAME')", arch);
 			longjmp(p->fail, 1);
 		}
-		set_error(p, 1, 1, "expected 'C NAME' on the first line");
+		lit_set_error(p, 1, 1, "expected 'C NAME' on the first line");
 		longjmp(p->fail, 1);
 	}
 	s++;
