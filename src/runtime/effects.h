@@ -62,8 +62,19 @@ struct pr_effect {
 				 * only (pr_effect_bit); 0: every byte */
 };
 
-/* The effects one step may record before they are summarised as "all". */
-#define PR_MAX_EFFECTS	8
+/*
+ * The effects one step may record before they are summarised as "all"
+ * (PR_EV_ALL: dependent with every other step).  12, not 8: under weak,
+ * the step of synchronize_rcu that starts a grace period records nine
+ * (the memory time's bump and the grace-period word, rcu's clock, its
+ * waiter count, sync_mask written and read, and the per-CPU state it
+ * reads), and as "all" it made every load after it explore its older
+ * values again (dpor_stale_redundant gives up past such a step):
+ * C-RW-G+RW-G+RW-R+RW-R took 4,158 executions under weak, now 587.  No
+ * step of the corpus's 2-4 CPU tests or of the shipped scenarios records
+ * more than 12, under any model (bench/RESULTS.md).
+ */
+#define PR_MAX_EFFECTS	12
 
 /*
  * Called by kernel code: this step reads or writes [obj, obj + size).
