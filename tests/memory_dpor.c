@@ -12,6 +12,8 @@
  *  2. A store still in its CPU's buffer when another CPU frees the
  *     object (the free was ordered after a later store only) is a
  *     use-after-free under weak, and not with smp_wmb or under tso/sc.
+ *  3. No step of a grace period's updater overflows dpor's record of its
+ *     effects (effects.h), under any model.
  */
 #include "memory_common.h"
 #include "strategy/dpor.h"
@@ -378,6 +380,87 @@ static void test_uaf(void)
 	pr_mem_select(PR_MEM_SC);
 }
 
+/* ---- 6. a grace period's first step, recorded whole ----------------------- */
+
+/*
+ * dpor records at most PR_MAX_EFFECTS effects of a step; past that the
+ * step depends on every other (PR_EV_ALL), and under weak every load
+ * after it explores its older values again (dpor_stale_redundant gives
+ * up).  The step of synchronize_rcu that starts a grace period records
+ * nine under weak (effects.h).  Updaters and readers of RCU, searched to
+ * the end under each model, must have no step overflow; a step of
+ * PR_MAX_EFFECTS + 1 effects, planted, must show as one.
+ */
+static int planted;
+static char touched[PR_MAX_EFFECTS + 1];
+
+static void gp_updater(void *arg)
+{
+	(void)arg;
+	r[0][0] = READ_ONCE(x);
+	synchronize_rcu();
+	WRITE_ONCE(y, 1);
+}
+
+static void gp_reader(void *arg)
+{
+	int t = (int)(intptr_t)arg;
+
+	rcu_read_lock();
+	if (planted && t == 2)
+		for (int i = 0; i < PR_MAX_EFFECTS + 1; i++)
+			pr_effect(&touched[i], 1, PR_EFF_READ);
+	r[t][0] = READ_ONCE(y);
+	WRITE_ONCE(x, t);
+	rcu_read_unlock();
+}
+
+static void gp_setup(void *arg)
+{
+	(void)arg;
+	kernel_reset(3);
+	x = y = 0;
+	memset(r, 0, sizeof(r));
+	pr_spawn("cpu0", gp_updater, NULL, 0);
+	pr_spawn("cpu1", gp_reader, (void *)(intptr_t)1, 0);
+	pr_spawn("cpu2", gp_reader, (void *)(intptr_t)2, 0);
+}
+
+static void gp_finish(void *arg)
+{
+	(void)arg;
+	set_add(&seen, state_hash());
+}
+
+static const struct pr_program gp_prog = {
+	.name = "gp", .summary = "gp", .setup = gp_setup, .finish = gp_finish,
+};
+
+static void test_effects_whole(void)
+{
+	static const int models[3] = { PR_MEM_SC, PR_MEM_TSO, PR_MEM_WEAK };
+
+	for (planted = 0; planted < 2; planted++)
+		for (int m = 0; m < 3; m++) {
+			struct result p;
+			unsigned long over;
+
+			pr_mem_select(models[m]);
+			pr_effects_overflows = 0;
+			p = search(&gp_prog, "dpor", 1000000);
+			over = pr_effects_overflows;
+			ok(p.complete && !p.failed && (over > 0) == planted,
+			   "a grace period's updater and two readers under %s%s: "
+			   "%lu steps over %d effects (%llu executions, %d final "
+			   "states)", pr_mem_name(models[m]),
+			   planted ? ", a reader's step planted with one effect "
+				     "too many" : "", over, PR_MAX_EFFECTS,
+			   (unsigned long long)p.executions, seen.n);
+		}
+	planted = 0;
+	pr_mem_select(PR_MEM_SC);
+}
+
 int main(void)
 {
 	pr_run_options_default(&ropts);
@@ -386,5 +469,6 @@ int main(void)
 	test_observers(60);
 	test_stale(60);
 	test_uaf();
+	test_effects_whole();
 	return done_testing();
 }

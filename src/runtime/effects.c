@@ -17,6 +17,7 @@
 
 int pr_effects_on;
 int pr_effects_run;
+unsigned long pr_effects_overflows;
 
 static struct {
 	int n;			/* recorded; PR_MAX_EFFECTS + 1: overflowed */
@@ -80,8 +81,10 @@ PR_NO_TSAN int pr_effects_take(struct pr_effect *out)
 	int n = eff.n;
 
 	eff.n = 0;
-	if (n > PR_MAX_EFFECTS)
+	if (n > PR_MAX_EFFECTS) {
+		pr_effects_overflows++;
 		return -1;
+	}
 	memcpy(out, eff.e, (size_t)n * sizeof(*out));
 	return n;
 }

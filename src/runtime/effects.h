@@ -216,6 +216,8 @@ extern int pr_effects_run;
  * number, or -1 if the step had more (treat it as touching everything).
  */
 int pr_effects_take(struct pr_effect *out);
+/* Steps pr_effects_take found with more than PR_MAX_EFFECTS (tests). */
+extern unsigned long pr_effects_overflows;
 
 /*
  * Where that step's memory time went (never among the effects
