@@ -14,6 +14,8 @@
  *     use-after-free under weak, and not with smp_wmb or under tso/sc.
  *  3. No step of a grace period's updater overflows dpor's record of its
  *     effects (effects.h), under any model.
+ *  4. A store's race with its own flush, not reversed, and the race of a
+ *     grace period's drain with the store that stands in for it.
  */
 #include "memory_common.h"
 #include "strategy/dpor.h"
@@ -461,6 +463,107 @@ static void test_effects_whole(void)
 	pr_mem_select(PR_MEM_SC);
 }
 
+/*
+ * The race of a store with its own flush is not reversed (an order that
+ * cannot be); a grace period's drain that waited for that flush races
+ * with the store instead (dpor_race.c, wait_store).  A ring of two SRCU
+ * readers that store in their sections and two updaters that store,
+ * synchronize_srcu and load (the shape of the corpus's C-SRCU-42, in
+ * words of our own), through the litmus front end: under tso and weak,
+ * dpor reaches exactly the final states of dpor that reverses the
+ * store-flush race as any other (pr_dpor_own_flush 1), the all-zero one
+ * among them; with the drain's race dropped (2, planted) weak loses it.
+ */
+#include "litmus/litmus.h"
+
+static const char srcu_ring[] =
+	"C srcu-ring\n"
+	"{ }\n"
+	"P0(int *a, int *b, struct srcu_struct *s)\n"
+	"{ int i; int v; i = srcu_read_lock(s); v = READ_ONCE(*b);\n"
+	"  WRITE_ONCE(*a, 1); srcu_read_unlock(s, i); }\n"
+	"P1(int *b, int *c, struct srcu_struct *t)\n"
+	"{ int i; int v; i = srcu_read_lock(t); v = READ_ONCE(*c);\n"
+	"  WRITE_ONCE(*b, 1); srcu_read_unlock(t, i); }\n"
+	"P2(int *c, int *d, struct srcu_struct *s)\n"
+	"{ int v; WRITE_ONCE(*c, 1); synchronize_srcu(s); v = READ_ONCE(*d); }\n"
+	"P3(int *d, int *a, struct srcu_struct *t)\n"
+	"{ int v; WRITE_ONCE(*d, 1); synchronize_srcu(t); v = READ_ONCE(*a); }\n"
+	"exists (0:v=0 /\\ 1:v=0 /\\ 2:v=0 /\\ 3:v=0)\n";
+
+/*
+ * Search @l's program with dpor to the end: its final states (hashed into
+ * @set), and the runs that met the condition.
+ */
+static struct result ring_search(struct litmus *l, struct stateset *set,
+				 uint64_t *hits)
+{
+	struct pr_program prog;
+	struct result res;
+
+	litmus_program(l, &prog);
+	litmus_outcomes_reset(l);
+	res = search(&prog, "dpor", 1000000);
+	set->n = 0;
+	for (size_t i = 0; i < litmus_noutcomes(l); i++) {
+		char buf[256];
+		uint64_t count, h = 1469598103934665603ull;
+		int holds;
+
+		litmus_outcome(l, i, buf, sizeof(buf), &count, &holds);
+		for (const char *c = buf; *c; c++)
+			h = (h ^ (uint8_t)*c) * 1099511628211ull;
+		set_add(set, h);
+	}
+	*hits = litmus_hits(l);
+	return res;
+}
+
+static void test_own_flush(void)
+{
+	static const int models[2] = { PR_MEM_TSO, PR_MEM_WEAK };
+	struct lit_error err;
+	struct litmus *l = litmus_parse("srcu-ring", srcu_ring,
+					sizeof(srcu_ring) - 1, &err);
+
+	if (!l) {
+		char msg[512];
+
+		lit_error_format(&err, msg, sizeof(msg));
+		bail_out(msg);
+	}
+	static struct stateset ref, planted;
+
+	for (int m = 0; m < 2; m++) {
+		struct result o, p, u;
+		uint64_t ho, hp, hu;
+
+		pr_mem_select(models[m]);
+		pr_dpor_own_flush = 1;
+		o = ring_search(l, &ref, &ho);
+		pr_dpor_own_flush = 2;
+		u = ring_search(l, &planted, &hu);
+		pr_dpor_own_flush = 0;
+		p = ring_search(l, &seen, &hp);
+		ok(o.complete && p.complete && !p.failed &&
+		   set_same(&seen, &ref) && hp > 0 && ho > 0,
+		   "an SRCU ring under %s: dpor reaches exactly the %d final "
+		   "states of dpor that reverses a store's race with its own "
+		   "flush, the all-zero one among them (%llu runs against "
+		   "%llu)", pr_mem_name(models[m]), ref.n,
+		   (unsigned long long)p.runs, (unsigned long long)o.runs);
+		if (models[m] == PR_MEM_WEAK)
+			ok(u.complete && !hu && !set_same(&planted, &ref),
+			   "... without the drain's race with the store, the "
+			   "all-zero state is lost (%d of %d final states, "
+			   "%llu runs)", planted.n, ref.n,
+			   (unsigned long long)u.runs);
+	}
+	litmus_free(l);
+	pr_dpor_own_flush = 0;
+	pr_mem_select(PR_MEM_SC);
+}
+
 int main(void)
 {
 	pr_run_options_default(&ropts);
@@ -470,5 +573,6 @@ int main(void)
 	test_stale(60);
 	test_uaf();
 	test_effects_whole();
+	test_own_flush();
 	return done_testing();
 }

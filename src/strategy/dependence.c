@@ -290,6 +290,25 @@ PR_NO_TSAN static int overlap(const struct pr_effect *x, const struct pr_effect 
 	return xa < ye && ya < xe;
 }
 
+PR_NO_TSAN int pr_flush_of(const struct pr_event *s, const struct pr_event *f)
+{
+	if (!(f->flags & PR_EV_FLUSH) || (s->flags & PR_EV_FLUSH) ||
+	    s->ctx != f->ctx || (s->flags & PR_EV_ALL) || (f->flags & PR_EV_ALL))
+		return 0;
+	/* The slot: a range both write that is not the location's bytes. */
+	for (int i = 0; i < s->neff; i++) {
+		const struct pr_effect *x = &s->eff[i];
+
+		if (x->kind != PR_EFF_WRITE || x->obj == f->obj)
+			continue;
+		for (int k = 0; k < f->neff; k++)
+			if (f->eff[k].kind == PR_EFF_WRITE &&
+			    f->eff[k].obj == x->obj && f->eff[k].size == x->size)
+				return 1;
+	}
+	return 0;
+}
+
 PR_NO_TSAN static int conflict(const struct pr_effect *x, const struct pr_effect *y)
 {
 	if (x->kind == PR_EFF_WAKE || y->kind == PR_EFF_WAKE)

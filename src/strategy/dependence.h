@@ -149,6 +149,13 @@ int pr_event_wakes(const struct pr_event *e, const void *waitq);
 int pr_dependent_slow(const struct pr_event *a, const struct pr_event *b);
 
 /*
+ * Is @f the flush of the store that step @s put in its CPU's buffer
+ * (rule 6: both write the slot, which no other store takes before @f
+ * empties it)?  @s before @f in the execution.
+ */
+int pr_flush_of(const struct pr_event *s, const struct pr_event *f);
+
+/*
  * Can the line signatures alone show step @e independent of another step
  * for which this holds too?  Only if @e has them (pr_event_finish), and
  * if none of rules 2-6 can make it dependent whatever it touches: each

@@ -120,6 +120,12 @@ extern int pr_dpor_ticks;
  */
 extern int pr_dpor_locks;
 
+/*
+ * Tests: the race of a store with its own flush (dpor_race.c): 1 reversed
+ * as any race, 2 planted: not reversed, and no wait races the store.
+ */
+extern int pr_dpor_own_flush;
+
 /* Tests: check the race analysis's filter (dpor_race.c). */
 extern int pr_dpor_filter_check;
 extern unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;

@@ -16,6 +16,15 @@
 #define PR_NOCONS	((size_t)1 << (sizeof(size_t) * 8 - 2))
 #define PR_RACE_J	(PR_NOCONS - 1)
 
+/*
+ * For tests (tests/memory_dpor): pr_dpor_own_flush 1 reverses the race
+ * of a store with its own flush as any other (the rule before); 2
+ * plants an unsound rule: that race is not reversed, and nothing stands
+ * in for it (a wait for the buffer's flushes loses its race with the
+ * store).
+ */
+int pr_dpor_own_flush;
+
 PR_NO_TSAN static int is_spin(const struct pr_event *e)
 {
 	return e->kind == PR_K_SPIN;
@@ -129,7 +138,15 @@ PR_NO_TSAN static size_t spin_writer(const struct dpor_strategy *d, size_t i)
  * between w and p's next step only moves a stutter (the same state
  * follows).  The race (w, s) is not reversed: w enabled s.  Without a
  * writing step between P and s (a first pass counted as stale), s keeps
- * rule 2.  Returns 1 if dependent, 2 if dependent but not to be reversed.
+ * rule 2.  Store buffers (rule 6): a store's race with its own flush is
+ * not reversed either -- the store enabled the flush, which can run
+ * before it in no execution; reversing it started explorations that
+ * ended sleep-set blocked (C-ManfredSpraul-L1G1xchg under tso: 111
+ * executions and 1,085 blocked runs).  Nor is a wait's race with the
+ * flushes it waited for (3): that one is reversed from the store the
+ * flush wrote (wait_store), the real race, which the chain store ->
+ * flush -> wait hides from the walk.  Returns 1 if dependent, 2 if
+ * dependent but not to be reversed, 3 for the wait.
  */
 PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 				   size_t i)
@@ -160,14 +177,40 @@ PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
 	}
 	if (is_spin(ej) && (ei->flags & PR_EV_WROTE) && d->nextw[j + 1] == i)
 		return 1;
+	if (pr_dpor_own_flush != 1 && pr_flush_of(ej, ei))
+		return 2;	/* its store enabled the flush */
 	if (ei->kind == PR_K_WAIT && (ej->flags & PR_EV_FLUSH) &&
 	    dependent_nospin(ej, ei))
-		return 2;	/* the flushes it waited for enabled it */
+		return 3;	/* the flushes it waited for enabled it */
 	/* Bounded: two bumps stay ordered (no observer rule there). */
 	if ((d->bounded || pr_dpor_ticks == 1) &&
 	    (ej->flags & ei->flags & PR_EV_TICK))
 		return 1;
 	return dependent_nospin(ej, ei);
+}
+
+/*
+ * Wait e_i resumed after flush e_j, which its CPU's buffer made it wait
+ * for (dependent_at() returned 3): the store e_s that flush wrote to
+ * memory, when e_i depends on it.  Their race is the one to reverse: had
+ * e_i's CPU come to the wait before e_s, it would not have waited for
+ * that flush; e_s -> e_j -> e_i hides it from the walk, since the race
+ * of e_s with its own flush is not reversed (an order that cannot be).
+ * SIZE_MAX: none.
+ */
+PR_NO_TSAN static size_t wait_store(const struct dpor_strategy *d, size_t j,
+				    size_t i)
+{
+	const struct pr_tnode *node = d->tree.node;
+
+	if (pr_dpor_own_flush)
+		return SIZE_MAX;	/* 1: not needed; 2: planted */
+	for (size_t k = j; k-- > 0;)
+		if (pr_flush_of(&node[k].ev, &node[j].ev))
+			return d->st[k].proc != d->st[i].proc &&
+			       dependent_nospin(&node[k].ev, &node[i].ev) ?
+			       k : SIZE_MAX;
+	return SIZE_MAX;
 }
 
 /*
@@ -594,7 +637,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		while (todo) {
 			const uint32_t *cj;
 			struct dpor_memo *mo;
-			size_t j = 0;
+			size_t j = 0, s;
 			int pj = -1, dep, c;
 
 			for (pr_procset m = todo; m; m &= m - 1) {
@@ -626,7 +669,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				mo->nodep |= (uint8_t)(1u << c);
 			if (!dep)
 				continue;
-			if (nraces == d->capraces) {
+			if (nraces + 2 > d->capraces) {
 				size_t cap = d->capraces ? 2 * d->capraces : 64;
 				size_t *nr = realloc(d->races, cap * sizeof(*nr));
 
@@ -635,9 +678,14 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 				d->races = nr;
 				d->capraces = cap;
 			}
-			d->races[nraces++] = j | (dep == 2 ? PR_NOREV : 0) |
+			d->races[nraces++] = j | (dep >= 2 ? PR_NOREV : 0) |
 				(d->bounded && d->bstart[j] != j &&
 				 !dpor_movable(d, j, i, ci) ? PR_NOCONS : 0);
+			s = dep == 3 ? wait_store(d, j, i) : SIZE_MAX;
+			if (s != SIZE_MAX)
+				d->races[nraces++] = s |
+					(d->bounded && d->bstart[s] != s &&
+					 !dpor_movable(d, s, i, ci) ? PR_NOCONS : 0);
 			/* Columns of processes not yet present are 0 in both. */
 			for (unsigned w = 1; w < d->ncol; w++)
 				if (cj[w] > ci[w])
