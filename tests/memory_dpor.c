@@ -191,13 +191,16 @@ static void test_generated(int three, int n)
  * dependent (pr_dpor_ticks 1, the rule before h14r, itself checked
  * against dfs above); with the bumps commuting and no observer rule
  * (pr_dpor_ticks 2, planted) some program loses states, so the check
- * sees the rule.
+ * sees the rule.  Likewise the sleepers on the branches observers ask
+ * for: they wake at the bumps of the processes recorded in tickfrom;
+ * waking at every bump (5, the rule before) reaches the same states,
+ * waking at none (4: no marks; 6: marks without tickfrom) loses some.
  */
 static void test_observers(int n)
 {
 	static struct stateset ref;
 	unsigned seed = 777;
-	int agree = 0, lost = 0, lost4 = 0, lostf = 0;
+	int agree = 0, lost = 0, lost4 = 0, lost6 = 0, lostf = 0, any = 0;
 	uint64_t runs[3] = { 0, 0, 0 };
 
 	gvars = 3;
@@ -215,6 +218,12 @@ static void test_observers(int n)
 		pr_dpor_ticks = 4;
 		(void)search(&gen_prog, "dpor", 1000000);
 		lost4 += !set_same(&seen, &ref);
+		pr_dpor_ticks = 6;
+		(void)search(&gen_prog, "dpor", 1000000);
+		lost6 += !set_same(&seen, &ref);
+		pr_dpor_ticks = 5;
+		(void)search(&gen_prog, "dpor", 1000000);
+		any += set_same(&seen, &ref);
 		pr_dpor_ticks = 0;
 		pr_stale_sources = 1;
 		(void)search(&gen_prog, "dpor", 1000000);
@@ -243,6 +252,11 @@ static void test_observers(int n)
 	   "states (%llu runs)", lost, n, (unsigned long long)runs[2]);
 	ok(lost4 > 0, "without waking sleepers at bumps on the branches "
 	   "observers ask for, %d of %d programs lose final states", lost4, n);
+	ok(any == n, "waking them at every bump (the rule before tickfrom) "
+	   "reaches the same final states (%d/%d programs)", any, n);
+	ok(lost6 > 0, "with the branches marked but the bumps they put first "
+	   "not recorded (tickfrom), %d of %d programs lose final states",
+	   lost6, n);
 	ok(lostf > 0, "with floors that forget the write an acquire load "
 	   "read, %d of %d programs lose final states", lostf, n);
 }

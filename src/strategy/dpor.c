@@ -172,13 +172,17 @@ PR_NO_TSAN static int dpor_first(struct pr_tree *t, size_t d)
 			size_t k = up->sleep_off + i;
 			const struct pr_event *s = pr_tree_sleeper(t, k);
 			int8_t c = t->sleepcost[k];
-			uint8_t tw = bounded || pr_dpor_ticks == 1 ||
-				     t->sleeptw[k] ||
-				     (up->tickwake & PR_PROC_BIT(up->chosen));
+			pr_procset tw = t->sleeptw[k];
 
+			if (bounded || pr_dpor_ticks == 1)
+				tw = ~(pr_procset)0;
+			else if (up->tickwake & PR_PROC_BIT(up->chosen))
+				tw |= pr_dpor_ticks == 5 ? ~(pr_procset)0
+							 : up->tickfrom;
 			if (s->proc == up->chosen ||
-			    (tw ? pr_dependent_sleep(s, &up->ev)
-				: pr_dependent(s, &up->ev)))
+			    ((tw & PR_PROC_BIT(up->ev.proc)) ?
+			     pr_dependent_sleep(s, &up->ev) :
+			     pr_dependent(s, &up->ev)))
 				continue;
 			/* Bounded: woken when it becomes the one to go on. */
 			if (bounded && s->proc == nd->cur)

@@ -111,7 +111,8 @@ static inline int covered(const uint32_t *c, const struct dpor_strategy *d,
 void dpor_analyse(struct pr_tree *t);
 
 /* Tests: the bumps' rule (dpor_reverse.c): 0 observers, 1 ordered, 2 none,
- * 4 observers without marked branches. */
+ * 4 observers without marked branches, 5 marked branches wake at every
+ * bump, 6 marked branches wake at none. */
 extern int pr_dpor_ticks;
 /*
  * For tests (tests/kernel_spinlock): 1 plants an unsound analysis of

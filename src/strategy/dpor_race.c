@@ -720,7 +720,7 @@ own:
 				dpor_reverse(d, d->races[r] & PR_RACE_J, i);
 		if (t->node[i].ev.kind == PR_K_LOCK && !pr_dpor_locks)
 			lock_race(d, i, ci);
-		if (!d->bounded && (!pr_dpor_ticks || pr_dpor_ticks == 4) &&
+		if (!d->bounded && pr_dpor_ticks != 1 && pr_dpor_ticks != 2 &&
 		    (t->node[i].ev.flags & PR_EV_OBS))
 			dpor_observed(d, i);
 	}

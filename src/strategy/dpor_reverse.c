@@ -94,18 +94,25 @@ PR_NO_TSAN void dpor_reverse(struct dpor_strategy *d, size_t j, size_t i)
  * Sleep sets: a sleeping bump e_a must wake at a bump e_b where an
  * observer will need e_b before e_a, or that order is never run.  Such
  * an order is asked for by the observer's reversal at node a
- * (reverse_bumps), which marks the branch it starts there (tickwake):
- * on it, and below it, a sleeper wakes at any bump (pr_dependent_sleep),
- * as every sleeper did before; elsewhere a sleeper wakes only at a step
- * dependent with its own (pr_dependent).  C-SB+l-o-o-u+l-o-o-u+l-o-o-u-X
- * went from 6,564 executions and 6,687 blocked ones to 1,193 and 3,247.
- * The bounded search keeps every two bumps dependent, in the analysis
- * (dependent_at) and in sleep sets.
+ * (reverse_bumps), which marks the branch it starts there (tickwake)
+ * and records e_b's process (tickfrom): on that branch, and below it, a
+ * sleeper wakes at a bump of a process in tickfrom (pr_dependent_sleep,
+ * dpor.c); elsewhere, and at other processes' bumps, a sleeper wakes
+ * only at a step dependent with its own (pr_dependent).  A flush's
+ * process is its store-buffer slot's, the same in every execution, so
+ * e_b's process in the reversed order is the one recorded.
+ * C-SB+l-o-o-u+l-o-o-u+l-o-o-u-X went from 6,564 executions and 6,687
+ * blocked ones to 1,193 and 3,247 with the marks; waking at any bump on
+ * a marked branch (before tickfrom) C-ManfredSpraul-L1G1xchg took 12,576
+ * executions under weak, now 5,934.  The bounded search keeps every two
+ * bumps dependent, in the analysis (dependent_at) and in sleep sets.
  *
  * For tests (tests/memory_dpor), pr_dpor_ticks: 1 keeps every two bumps
- * dependent (the rule before h14r, the reference), 2 plants an unsound
- * analysis (bumps commute, no observer rule) and 4 another (no branch
- * marked: sleepers never wake at bumps), which must lose states.
+ * dependent (the rule before h14r, the reference), 5 wakes a marked
+ * branch's sleepers at every bump (the rule before tickfrom), 2 plants
+ * an unsound analysis (bumps commute, no observer rule), 4 another (no
+ * branch marked: sleepers never wake at bumps) and 6 a third (branches
+ * marked, tickfrom not recorded), which must lose states.
  *
  * Before h14r every two writes to memory under weak were dependent:
  * C-WW-G+WW-B+WW-R (six stores, no load) took 14,010 executions under
@@ -136,6 +143,8 @@ PR_NO_TSAN static void reverse_bumps(struct dpor_strategy *d, size_t a,
 		dpor_reverse(d, a, b);
 		return;
 	}
+	if (pr_dpor_ticks != 6)		/* 6, planted: wake at none */
+		na->tickfrom |= PR_PROC_BIT(pb);
 	if (cand & na->backtrack) {
 		na->tickwake |= cand & na->backtrack;
 		return;

@@ -99,7 +99,7 @@ PR_NO_TSAN uint32_t *pr_tree_sleepers_reserve(struct pr_tree *t, size_t n)
 	if (cap != t->capsleepers) {
 		int8_t *c = realloc(t->sleepcost, cap * sizeof(*c));
 		uint32_t *o;
-		uint8_t *w;
+		pr_procset *w;
 
 		if (!c)
 			return NULL;	/* sleepers keeps its larger block */

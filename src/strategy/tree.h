@@ -48,6 +48,11 @@ struct pr_tnode {
 	 * sleeper wakes at any bump, as it does everywhere when bounded.
 	 */
 	pr_procset tickwake;
+	/*
+	 * The processes whose bumps those reversals put first (e_b of each
+	 * pair): a sleeper woken by tickwake wakes at their bumps only.
+	 */
+	pr_procset tickfrom;
 	uint64_t vsig;
 	uint32_t preemptions;	/* on the path before this decision */
 	/*
@@ -134,8 +139,9 @@ struct pr_tree {
 	int8_t *sleepcost;	/* bounded dpor: each sleeper's cost change
 				 * (dpor.c), parallel to sleepers */
 	uint32_t *sleeporig;	/* and the node it was explored from */
-	uint8_t *sleeptw;	/* unbounded dpor: the sleeper wakes at any
-				 * bump of the memory time (dpor_reverse.c) */
+	pr_procset *sleeptw;	/* unbounded dpor: the processes at whose
+				 * bumps of the memory time the sleeper wakes
+				 * (dpor_reverse.c, tickfrom) */
 	size_t nsleepers, capsleepers;
 
 	uint8_t target[PR_MAX_PROCS];	/* an injection's context */
