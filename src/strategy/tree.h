@@ -44,15 +44,12 @@ struct pr_tnode {
 	uint8_t ver, nver, vdiff;
 	/*
 	 * Unbounded dpor: the branches an observer asked for (a pair of
-	 * bumps reversed, dpor_reverse.c): below this node on them, every
-	 * sleeper wakes at any bump, as it does everywhere when bounded.
+	 * bumps e_a < e_b reversed, dpor_reverse.c), and the processes of
+	 * those e_b: below this node on such a branch, the sleepers there
+	 * wake at a bump of a process in @tickfrom (bounded: at any bump,
+	 * everywhere).
 	 */
-	pr_procset tickwake;
-	/*
-	 * The processes whose bumps those reversals put first (e_b of each
-	 * pair): a sleeper woken by tickwake wakes at their bumps only.
-	 */
-	pr_procset tickfrom;
+	pr_procset tickwake, tickfrom;
 	uint64_t vsig;
 	uint32_t preemptions;	/* on the path before this decision */
 	/*
