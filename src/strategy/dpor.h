@@ -142,6 +142,36 @@ int dpor_stale_redundant(struct pr_tree *t, size_t k, int ver);
 /* Tests: 1 explores every older value a load may read, 2 and 3 plant bad rules. */
 extern int pr_dpor_stale;
 
+/* dpor_dep.c: dependence as the analysis asks it. */
+static inline int dpor_is_spin(const struct pr_event *e)
+{
+	return e->kind == PR_K_SPIN;
+}
+
+/* The writing step that may have re-enabled spin resumption @i. */
+static inline size_t dpor_spin_writer(const struct dpor_strategy *d,
+				      size_t i)
+{
+	return d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
+}
+
+/* Step @i's waker, if it is a sleep resumption (d->bwake[i]). */
+void dpor_bwake_one(struct dpor_strategy *d, size_t i);
+/* 0 independent, 1 a race, 2 dependent but not reversed, 3 a wait. */
+int dpor_dependent_at(const struct dpor_strategy *d, size_t j, size_t i);
+/* For 3: the store whose race with wait @i stands in; SIZE_MAX: none. */
+size_t dpor_wait_store(const struct dpor_strategy *d, size_t j, size_t i);
+/* Is step @k's dependence decided by the signatures alone? */
+int dpor_rule1(const struct dpor_strategy *d, size_t k);
+/* Tests' cross-checks of the walk's filter and shortcuts. */
+void dpor_filter_check(const struct dpor_strategy *d, size_t i,
+		       const size_t *last, const uint32_t *ci,
+		       pr_procset present, size_t wi, int ri, int wrote);
+void dpor_short_dep(const struct dpor_strategy *d, size_t j, size_t i);
+void dpor_short_step(const struct dpor_strategy *d, size_t i,
+		     const size_t *last, const uint32_t *ci,
+		     pr_procset present, size_t wi, int ri, int wrote);
+
 /* bpor.c: the preemption bound's part. */
 int dpor_sleep_cost(const struct pr_tree *t, const struct pr_tnode *nd,
 		    int old);

@@ -17,293 +17,6 @@
 #define PR_RACE_J	(PR_NOCONS - 1)
 
 /*
- * For tests (tests/memory_dpor): pr_dpor_own_flush 1 reverses the race
- * of a store with its own flush as any other (the rule before); 2
- * plants an unsound rule: that race is not reversed, and nothing stands
- * in for it (a wait for the buffer's flushes loses its race with the
- * store).
- */
-int pr_dpor_own_flush;
-
-PR_NO_TSAN static int is_spin(const struct pr_event *e)
-{
-	return e->kind == PR_K_SPIN;
-}
-
-/* Rules 1, 3-6 only: a spin resumption as a step that touches nothing. */
-PR_NO_TSAN static int dependent_nospin(const struct pr_event *a,
-				       const struct pr_event *b)
-{
-	struct pr_event x, y;
-
-	if (!is_spin(a) && !is_spin(b))
-		return pr_dependent(a, b);
-	x = *a;
-	y = *b;
-	if (is_spin(&x))
-		x.kind = PR_K_YIELD;
-	if (is_spin(&y))
-		y.kind = PR_K_YIELD;
-	return pr_dependent(&x, &y);
-}
-
-/*
- * Sleeping waits, in the analysis (dependence.c's rule 3 makes a sleep
- * resumption R -- the step of context c that starts at its PR_BLOCK on
- * queue W -- depend on every step that wakes W; sleep sets keep that).
- * c went to sleep at the end of its step S before R (PR_EV_BLOCKS on W),
- * and the runtime made it runnable at w, the first step after S that
- * wakes W (bwake[R]); R depends on w, and that race is not reversed (w
- * enabled R).  A later wake-up w2 of W, before or after R, finds c not
- * asleep and does nothing to it, in either order: so R's kind adds no
- * dependence with w2 (nor, the same argument, with a wake-up after R,
- * when R is e_j).  What R does keeps its own dependences: its accesses
- * and effects (rule 1), and, if c goes to sleep on W again at its end,
- * PR_EV_BLOCKS (rule 3's second half, which orders w2 after S and before
- * c's next sleep).  With the edges S -> w -> R every reordering keeps R
- * enabled where it runs.
- *
- * Only where R commutes with w apart from the wake-up (waker_commutes).
- * If w also wrote what R reads, a wake-up w2 of W moved before w lets R
- * run before w and see the older value: a different class, which only
- * the race of R with w2 leads to (reversing the race with w is not
- * enough: its initials hold w2 only when w2 came before R).  There, and
- * where S is not known to have put c to sleep on W, or a step between S
- * and w overflowed its effects record, bwake[R] is SIZE_MAX and R keeps
- * rule 3 whole.  tests/strategy_dpor.c ("two wakers", and the generated
- * sleeping-wait programs) rejected the two earlier forms: never
- * reversing the race with w whatever R reads, and reversing it where R
- * and w were otherwise dependent; both missed a waiter's second sleep.
- * The gain is modest (truncate-race under merged, bound 2: 941,299 ->
- * 912,792 executions; bench/RESULTS.md, fourth round).
- */
-/* Does sleep resumption @i commute with step @k but for its wake-up? */
-PR_NO_TSAN static int waker_commutes(const struct dpor_strategy *d, size_t k,
-				     size_t i)
-{
-	const struct pr_event *w = &d->tree.node[k].ev;
-	struct pr_event r = d->tree.node[i].ev;
-
-	r.kind = PR_K_YIELD;
-	if (is_spin(w) && (r.flags & PR_EV_WROTE))
-		return 0;
-	return !dependent_nospin(w, &r);
-}
-
-/* bwake[i] (prevsame[i] and the nodes before i set). */
-PR_NO_TSAN static void bwake_one(struct dpor_strategy *d, size_t i)
-{
-	const struct pr_tree *t = &d->tree;
-	const struct pr_event *r = &t->node[i].ev;
-	size_t s = d->prevsame[i];
-
-	d->bwake[i] = SIZE_MAX;
-	if (r->kind != PR_K_BLOCK || s == SIZE_MAX ||
-	    !(t->node[s].ev.flags & PR_EV_BLOCKS) ||
-	    t->node[s].ev.wq != r->obj)
-		return;
-	for (size_t k = s + 1; k < i; k++) {
-		const struct pr_event *w = &t->node[k].ev;
-
-		/* Its wake-ups unrecorded: it may be the one. */
-		if (w->flags & PR_EV_ALL)
-			break;
-		if (w->proc != r->proc && pr_event_wakes(w, r->obj)) {
-			if (!waker_commutes(d, k, i))
-				break;
-			d->bwake[i] = k;
-			break;
-		}
-	}
-}
-
-/* The writing step that may have re-enabled spin resumption @i. */
-PR_NO_TSAN static size_t spin_writer(const struct dpor_strategy *d, size_t i)
-{
-	return d->nextw[d->pspin[i] == SIZE_MAX ? 0 : d->pspin[i] + 1];
-}
-
-/*
- * Spin-waits, in the analysis (dependence.c's rule 2 is coarser: a spin
- * resumption depends on every store, and that stays its rule for sleep
- * sets).  The runtime re-enables a spinning context p at the first store
- * (any writing step) after p last came back from a spin (pr_spin,
- * iter_epoch); the resumption step s itself touches nothing shared -- it
- * takes p from its cpu_relax to the yield point where it re-reads what it
- * waits for, which is an ordinary access with its own dependences.  So
- * here s depends only on w, the first writing step after p's previous
- * resumption P (or after the start), and P on w: with the edges P -> w ->
- * s, every reordering of the execution that keeps them keeps every
- * resumption enabled where it runs, and moving s among the other steps
- * between w and p's next step only moves a stutter (the same state
- * follows).  The race (w, s) is not reversed: w enabled s.  Without a
- * writing step between P and s (a first pass counted as stale), s keeps
- * rule 2.  Store buffers (rule 6): a store's race with its own flush is
- * not reversed either -- the store enabled the flush, which can run
- * before it in no execution; reversing it started explorations that
- * ended sleep-set blocked (C-ManfredSpraul-L1G1xchg under tso: 111
- * executions and 1,085 blocked runs).  Nor is a wait's race with the
- * flushes it waited for (3): that one is reversed from the store the
- * flush wrote (wait_store), the real race, which the chain store ->
- * flush -> wait hides from the walk.  Returns 1 if dependent, 2 if
- * dependent but not to be reversed, 3 for the wait.
- */
-PR_NO_TSAN static int dependent_at(const struct dpor_strategy *d, size_t j,
-				   size_t i)
-{
-	const struct pr_event *ej = &d->tree.node[j].ev;
-	const struct pr_event *ei = &d->tree.node[i].ev;
-	struct pr_event x, y;
-
-	if (ej->kind == PR_K_BLOCK && d->bwake[j] != SIZE_MAX) {
-		x = *ej;
-		x.kind = PR_K_YIELD;
-		ej = &x;
-	}
-	if (ei->kind == PR_K_BLOCK && d->bwake[i] != SIZE_MAX) {
-		y = *ei;
-		y.kind = PR_K_YIELD;
-		ei = &y;
-		if (j == d->bwake[i])
-			return 2;
-	}
-	if (is_spin(ei)) {
-		size_t w = spin_writer(d, i);
-
-		if (w >= i)
-			return pr_dependent(ej, ei);
-		if (j == w)
-			return 2;
-	}
-	if (is_spin(ej) && (ei->flags & PR_EV_WROTE) && d->nextw[j + 1] == i)
-		return 1;
-	if (pr_dpor_own_flush != 1 && pr_flush_of(ej, ei))
-		return 2;	/* its store enabled the flush */
-	if (ei->kind == PR_K_WAIT && (ej->flags & PR_EV_FLUSH) &&
-	    dependent_nospin(ej, ei))
-		return 3;	/* the flushes it waited for enabled it */
-	/* Bounded: two bumps stay ordered (no observer rule there). */
-	if ((d->bounded || pr_dpor_ticks == 1) &&
-	    (ej->flags & ei->flags & PR_EV_TICK))
-		return 1;
-	return dependent_nospin(ej, ei);
-}
-
-/*
- * Wait e_i resumed after flush e_j, which its CPU's buffer made it wait
- * for (dependent_at() returned 3): the store e_s that flush wrote to
- * memory, when e_i depends on it.  Their race is the one to reverse: had
- * e_i's CPU come to the wait before e_s, it would not have waited for
- * that flush; e_s -> e_j -> e_i hides it from the walk, since the race
- * of e_s with its own flush is not reversed (an order that cannot be).
- * SIZE_MAX: none.
- */
-PR_NO_TSAN static size_t wait_store(const struct dpor_strategy *d, size_t j,
-				    size_t i)
-{
-	const struct pr_tnode *node = d->tree.node;
-
-	if (pr_dpor_own_flush)
-		return SIZE_MAX;	/* 1: not needed; 2: planted */
-	for (size_t k = j; k-- > 0;)
-		if (pr_flush_of(&node[k].ev, &node[j].ev))
-			return d->st[k].proc != d->st[i].proc &&
-			       dependent_nospin(&node[k].ev, &node[i].ev) ?
-			       k : SIZE_MAX;
-	return SIZE_MAX;
-}
-
-/*
- * Is step @k's dependence with another such step, in dependent_at(),
- * rule 1 alone, decided by their signatures: two such steps whose
- * signatures do not meet are independent there?  That is
- * pr_event_sig_only() once dependent_at() has made a spin resumption or
- * a sleep resumption with a known waker a plain step (PR_K_YIELD, whose
- * signatures are those of its effects: access_of() gives neither kind a
- * range), except for the pairs it treats apart, which the caller keeps:
- * a spin resumption e_i whose waker is unknown (spin_writer() >= i: it
- * depends on every writing step), e_i's waker (spin_writer(), bwake[]),
- * and a spin resumption e_j whose writer is e_i.
- */
-PR_NO_TSAN static int rule1(const struct dpor_strategy *d, size_t k)
-{
-	const struct pr_event *e = &d->tree.node[k].ev;
-
-	if ((e->flags & (PR_EV_SIG | PR_EV_ALL | PR_EV_FLUSH |
-			 PR_EV_BLOCKS)) != PR_EV_SIG ||
-	    e->kind == PR_EV_FIRE)
-		return 0;
-	return e->kind != PR_K_BLOCK || d->bwake[k] != SIZE_MAX;
-}
-
-/*
- * For tests (tests/strategy_race): with pr_dpor_filter_check set, every
- * step the walk rules out is asked of dependent_at() too, and counted in
- * pr_dpor_filter_wrong if dependent there.  2 plants an unsound filter
- * (the signatures trusted for every step), which the count must catch;
- * the search itself is not changed.
- */
-int pr_dpor_filter_check;
-unsigned long long pr_dpor_filter_out, pr_dpor_filter_wrong;
-
-PR_NO_TSAN static void filter_check(const struct dpor_strategy *d, size_t i,
-				    const size_t *last, const uint32_t *ci,
-				    pr_procset present, size_t wi, int ri,
-				    int wrote)
-{
-	const struct dpor_step *si = &d->st[i];
-
-	for (pr_procset m = present; m; m &= m - 1) {
-		int q = __builtin_ctzll(m);
-
-		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
-		     j = d->prevsame[j]) {
-			const struct dpor_step *sj = &d->st[j];
-
-			if (pr_dpor_filter_check == 2 ?
-			    pr_sig_meet(sj->rsig, sj->wsig, si->rsig, si->wsig) :
-			    !dpor_ruled_out(d, j, si, i, wi, ri, wrote))
-				continue;
-			pr_dpor_filter_out++;
-			if (dependent_at(d, j, i))
-				pr_dpor_filter_wrong++;
-		}
-	}
-}
-
-/*
- * Checking (pr_dpor_short_check, dpor_tail.h): a candidate passed over
- * as its twin found it, and a step passed over whole, asked of
- * dependent_at() all the same.
- */
-PR_NO_TSAN static void short_dep(const struct dpor_strategy *d, size_t j,
-				 size_t i)
-{
-	pr_dpor_short_used++;
-	if (dependent_at(d, j, i))
-		pr_dpor_short_wrong++;
-}
-
-PR_NO_TSAN static void short_step(const struct dpor_strategy *d, size_t i,
-				  const size_t *last, const uint32_t *ci,
-				  pr_procset present, size_t wi, int ri,
-				  int wrote)
-{
-	const struct dpor_step *si = &d->st[i];
-
-	pr_dpor_short_used++;
-	for (pr_procset m = present & ~PR_PROC_BIT(si->proc); m; m &= m - 1) {
-		int q = __builtin_ctzll(m);
-
-		for (size_t j = last[q]; j != SIZE_MAX && d->st[j].seq > CLKQ(d, ci, q);
-		     j = d->prevsame[j])
-			if (!dpor_ruled_out(d, j, si, i, wi, ri, wrote) &&
-			    dependent_at(d, j, i))
-				pr_dpor_short_wrong++;
-	}
-}
-
-/*
  * Rows wide enough for the columns given (d->ncol): rows [0, @rows) move
  * to their wider places, the new columns 0 (no event of a process not
  * met before).  All of them, not only the replayed prefix's: a split
@@ -521,14 +234,14 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		si->rsig = ei->rsig;
 		si->wsig = ei->wsig;
 		si->proc = ei->proc;
-		si->spin = is_spin(ei);
+		si->spin = dpor_is_spin(ei);
 		si->wrote = (ei->flags & PR_EV_WROTE) != 0;
 		if (si->spin) {
 			d->pspin[i] = lspin[pi];
 			lspin[pi] = i;
 		}
-		bwake_one(d, i);
-		si->rule1 = (uint8_t)rule1(d, i);
+		dpor_bwake_one(d, i);
+		si->rule1 = (uint8_t)dpor_rule1(d, i);
 		if (i >= t->fresh)
 			continue;
 		count[pi]++;
@@ -583,17 +296,17 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		 * of process q, those after its ci[q]-th.  Once one of q's is
 		 * ordered before e_i, so are all its earlier ones.  Most of
 		 * them touch nothing e_i touches: first the packed signatures
-		 * rule those out (rule1()), leaving each process's candidates
+		 * rule those out (dpor_rule1()), leaving each process's candidates
 		 * in cand[cs[q]..ce[q]), latest first; then they are visited,
 		 * latest first over all processes, as the clock grows.  A
 		 * step ruled out would have been found independent by
-		 * dependent_at(), and changed nothing.
+		 * dpor_dependent_at(), and changed nothing.
 		 */
-		ri = si->rule1 && !(si->spin && spin_writer(d, i) >= i);
-		wi = si->spin ? spin_writer(d, i) : d->bwake[i];
+		ri = si->rule1 && !(si->spin && dpor_spin_writer(d, i) >= i);
+		wi = si->spin ? dpor_spin_writer(d, i) : d->bwake[i];
 		wrote = si->wrote;
 		if (pr_dpor_filter_check)
-			filter_check(d, i, last, ci, present, wi, ri, wrote);
+			dpor_filter_check(d, i, last, ci, present, wi, ri, wrote);
 		if (chain_at == SIZE_MAX || chain_at + 1 != i || chain_pi != pi)
 			dpor_chain_reset(&chain);	/* other tails now */
 		if ((comb.at != SIZE_MAX && comb.at + 1 == i && comb.pi == pi &&
@@ -601,7 +314,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 		    dpor_chain_seen(d, &chain, i)) {
 			/* No candidate, or its twin's: no race. */
 			if (pr_dpor_short_check)
-				short_step(d, i, last, ci, present, wi, ri,
+				dpor_short_step(d, i, last, ci, present, wi, ri,
 					   wrote);
 			if (comb.at != SIZE_MAX && comb.at + 1 == i)
 				comb.at = i;
@@ -661,10 +374,10 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			mo = mq[pj];
 			if (mo && mo->src != i && (mo->nodep >> c & 1)) {
 				if (pr_dpor_short_check)
-					short_dep(d, j, i);
+					dpor_short_dep(d, j, i);
 				continue;	/* as for mo->src: independent */
 			}
-			dep = dependent_at(d, j, i);
+			dep = dpor_dependent_at(d, j, i);
 			if (!dep && mo && mo->src == i)
 				mo->nodep |= (uint8_t)(1u << c);
 			if (!dep)
@@ -681,7 +394,7 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 			d->races[nraces++] = j | (dep >= 2 ? PR_NOREV : 0) |
 				(d->bounded && d->bstart[j] != j &&
 				 !dpor_movable(d, j, i, ci) ? PR_NOCONS : 0);
-			s = dep == 3 ? wait_store(d, j, i) : SIZE_MAX;
+			s = dep == 3 ? dpor_wait_store(d, j, i) : SIZE_MAX;
 			if (s != SIZE_MAX)
 				d->races[nraces++] = s |
 					(d->bounded && d->bstart[s] != s &&
