@@ -480,7 +480,7 @@ static void test_effects_whole(void)
 /*
  * The race of a store with its own flush is not reversed (an order that
  * cannot be); a grace period's drain that waited for that flush races
- * with the store instead (dpor_race.c, wait_store).  A ring of two SRCU
+ * with the store instead (dpor_dep.c, dpor_wait_store).  A ring of two SRCU
  * readers that store in their sections and two updaters that store,
  * synchronize_srcu and load (the shape of the corpus's C-SRCU-42, in
  * words of our own), through the litmus front end: under tso and weak,

@@ -122,7 +122,7 @@ extern int pr_dpor_ticks;
 extern int pr_dpor_locks;
 
 /*
- * Tests: the race of a store with its own flush (dpor_race.c): 1 reversed
+ * Tests: the race of a store with its own flush (dpor_dep.c): 1 reversed
  * as any race, 2 planted: not reversed, and no wait races the store.
  */
 extern int pr_dpor_own_flush;

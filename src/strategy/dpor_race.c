@@ -3,7 +3,9 @@
  * dpor_race.c - dpor's race analysis (dpor.c's header says what it is
  * for): after each execution, the happens-before clocks of its new
  * steps, their races with earlier steps, and the backtrack points that
- * reverse them.  Out of dpor.c, which keeps the search's decisions.
+ * reverse them.  Out of dpor.c, which keeps the search's decisions;
+ * which pairs are dependent, and which of those are not reversed, is
+ * dpor_dep.c's.
  */
 #include "strategy/dpor_tail.h"
 #include "runtime/tsan.h"
