@@ -1,26 +1,33 @@
 #!/bin/sh
 # tests/fuzz.sh -- run the libFuzzer targets for a bounded time (TAP):
 # the scenario parser with the shipped scenarios as seed corpus, the trace
-# reader with the shipped traces.  FUZZ_SECONDS (default 15) per target.
+# reader with the shipped traces, the litmus front end (parser and
+# interpreter) with tests/litmus/.  FUZZ_SECONDS (default 15) per target.
 # Built and run only when configure found libFuzzer (clang).
 secs=${FUZZ_SECONDS:-15}
 srcdir=${top_srcdir:-.}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-echo "1..2"
+echo "1..3"
 n=0
-for t in scenario trace; do
+for t in scenario trace litmus; do
 	n=$((n + 1))
 	mkdir -p "$tmp/$t"
-	if [ $t = scenario ]; then seeds="$srcdir/scenarios"; else seeds="$srcdir/traces"; fi
+	case $t in
+	scenario) seeds="$srcdir/scenarios" ;;
+	trace) seeds="$srcdir/traces" ;;
+	litmus) seeds="$srcdir/tests/litmus" ;;
+	esac
 	# libFuzzer reads seed directories flat: gather the files.
 	mkdir -p "$tmp/seed-$t"
-	find "$seeds" -type f \( -name '*.scn' -o -name '*.trace' \) -exec cp {} "$tmp/seed-$t/" \;
+	find "$seeds" -type f \( -name '*.scn' -o -name '*.trace' -o -name '*.litmus' \) -exec cp {} "$tmp/seed-$t/" \;
 	if tests/fuzz_$t -max_total_time="$secs" -max_len=8192 -seed=1 \
 		-print_final_stats=1 "$tmp/$t" "$tmp/seed-$t" >"$tmp/log" 2>&1; then
 		echo "ok $n - fuzz_$t: ${secs}s, $(sed -n 's/.*stat::number_of_executed_units: *//p' "$tmp/log") inputs, no crash"
 	else
 		echo "not ok $n - fuzz_$t crashed"
-		tail -n 30 "$tmp/log" | sed 's/^/# /'
+		# A finding of fuzz_litmus prints its input: show all of it.
+		{ grep -a -A 400 '^fuzz_litmus: ' "$tmp/log" ||
+		  tail -n 30 "$tmp/log"; } | sed 's/^/# /'
 	fi
 done

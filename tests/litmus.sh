@@ -30,7 +30,7 @@ srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/litmus_expect.sh"
 tap_tmp litmus
 
-echo "1..35"
+echo "1..36"
 
 # ---- 1. the classic shapes: verdict and reached/not-reached per model.
 # name      sc            tso           weak
@@ -129,6 +129,10 @@ chk unsupported-prim "7:2: error: unsupported primitive kfree"
 chk syntax "8:1: error: expected ';', found '}'"
 chk arch "1:1: error: unsupported architecture 'X86'"
 chk unknown-reg "12:11: error: P0 has no register 'r9'"
+printf 'C nul\n{\n}\nab\0c\n' >"$tmp/nul.litmus"
+run 2 "$PAGERACE" litmus "$tmp/nul.litmus"
+grep -q "^$tmp/nul.litmus:4:3: error: not a text file (a NUL byte)" "$tmp/err"
+ok $? "a NUL byte: where it is (found by tests/fuzz_litmus)"
 run 1 "$PAGERACE" litmus --trace-dir "$tmp/tp" \
 	"$srcdir/tests/litmus-bad/bad-pointer.litmus"
 grep -q 'ERROR with Result: Never: litmus-bad-pointer' "$tmp/out"

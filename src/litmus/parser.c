@@ -334,7 +334,16 @@ static void parse_all(struct lit_parser *p, const char *text, size_t len)
 		longjmp(p->fail, 1);
 	}
 	if (memchr(text, '\0', len)) {
-		lit_set_error(p, 0, 0, "not a text file (a NUL byte)");
+		/* Where the first NUL is, as the scenario lexer says it. */
+		const char *nul = memchr(text, '\0', len);
+		int line = 1, col = 1;
+
+		for (const char *c = text; c < nul; c++, col++)
+			if (*c == '\n') {
+				line++;
+				col = 0;
+			}
+		lit_set_error(p, line, col, "not a text file (a NUL byte)");
 		longjmp(p->fail, 1);
 	}
 	/* The first line: "C name"; another architecture is unsupported. */

@@ -148,6 +148,26 @@ PR_NO_TSAN void pr_fiber_tsan_enter(struct pr_fiber *f)
 #endif
 }
 
+/*
+ * AddressSanitizer, when code built with it runs on our stacks (the
+ * libFuzzer targets in tests/ link instrumented sources with this
+ * uninstrumented runtime): a run that ends in a failure leaves its
+ * contexts' frames on their stacks, redzones poisoned, and the next run
+ * starts new frames over them, where ASan's own bookkeeping (the
+ * sigaltstack call in __asan_handle_no_return) then writes into stale
+ * poison and reports it.  A stack a context starts on is fresh: unpoison
+ * it.  Weak: in every other build the symbol is absent and this is one
+ * test of a null pointer per context started.
+ */
+extern void __asan_unpoison_memory_region(void const volatile *addr,
+					  size_t size) __attribute__((weak));
+
+PR_NO_TSAN void pr_fiber_fresh_stack(struct pr_fiber *f)
+{
+	if (__asan_unpoison_memory_region)
+		__asan_unpoison_memory_region(f->stack, f->size);
+}
+
 #ifndef PR_FIBER_UCONTEXT
 
 void pr_fiber_swap(void **save_sp, void *new_sp);
@@ -156,6 +176,8 @@ PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 {
 	uintptr_t top = ((uintptr_t)f->stack + f->size) & ~(uintptr_t)15;
 	void **sp = (void **)top;
+
+	pr_fiber_fresh_stack(f);
 
 	/*
 	 * After pr_fiber_swap pops six registers and returns into @entry,

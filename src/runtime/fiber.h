@@ -38,6 +38,8 @@ void pr_fiber_release(struct pr_fiber *f);
 
 /* Arrange for the next switch to @f to start @entry() on a fresh stack. */
 void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void));
+/* What pr_fiber_prepare does for AddressSanitizer, if it is linked in. */
+void pr_fiber_fresh_stack(struct pr_fiber *f);
 
 /* Save the running context into @from and resume @to. */
 void pr_fiber_switch(struct pr_fiber *from, struct pr_fiber *to);

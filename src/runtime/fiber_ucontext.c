@@ -13,6 +13,7 @@ PR_NO_TSAN void pr_fiber_prepare(struct pr_fiber *f, void (*entry)(void))
 {
 	size_t guard = 4096;
 
+	pr_fiber_fresh_stack(f);
 	getcontext(&f->uc);
 	f->uc.uc_stack.ss_sp = (char *)f->stack + guard;
 	f->uc.uc_stack.ss_size = f->size - guard;
