@@ -22,6 +22,7 @@ for t in scenario trace litmus; do
 	mkdir -p "$tmp/seed-$t"
 	find "$seeds" -type f \( -name '*.scn' -o -name '*.trace' -o -name '*.litmus' \) -exec cp {} "$tmp/seed-$t/" \;
 	if tests/fuzz_$t -max_total_time="$secs" -max_len=8192 -seed=1 \
+		-artifact_prefix="$tmp/" \
 		-print_final_stats=1 "$tmp/$t" "$tmp/seed-$t" >"$tmp/log" 2>&1; then
 		echo "ok $n - fuzz_$t: ${secs}s, $(sed -n 's/.*stat::number_of_executed_units: *//p' "$tmp/log") inputs, no crash"
 	else
