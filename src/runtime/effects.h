@@ -80,11 +80,18 @@ struct pr_effect {
  * Called by kernel code: this step reads or writes [obj, obj + size).
  * A load and a branch when no strategy asks (pr_effects_on is 0): the
  * samplers and pagerace-tsan's runs do not even make the call.
+ *
+ * These inline functions are the harness's, called from the model's
+ * code.  In pagerace-tsan that code is instrumented, and clang does not
+ * inline a function that is not into one that is: it emits a copy in the
+ * model's object.  PR_TSAN_INVISIBLE keeps that copy from logging an
+ * entry and an exit (runtime/tsan.h; tests/tsan_harness_uninstrumented.sh
+ * checks it).
  */
 extern int pr_effects_on;
 void pr_effect_slow(const void *obj, size_t size, int kind, int bit1);
-PR_NO_TSAN static inline void pr_effect(const void *obj, size_t size,
-					 int kind)
+PR_TSAN_INVISIBLE static inline void pr_effect(const void *obj, size_t size,
+					       int kind)
 {
 	if (__builtin_expect(pr_effects_on, 0))
 		pr_effect_slow(obj, size, kind, 0);
@@ -96,8 +103,8 @@ PR_NO_TSAN static inline void pr_effect(const void *obj, size_t size,
  * operations on the word's other bits (dependence.c, rule 1), as those
  * commute with each other.  Under a memory model a plain read of the word.
  */
-PR_NO_TSAN static inline void pr_effect_bit(const unsigned long *word,
-					     unsigned nr)
+PR_TSAN_INVISIBLE static inline void pr_effect_bit(const unsigned long *word,
+						   unsigned nr)
 {
 	if (__builtin_expect(pr_effects_on, 0))
 		pr_effect_slow(word, sizeof(*word), PR_EFF_READ,
@@ -116,7 +123,7 @@ PR_NO_TSAN static inline void pr_effect_bit(const unsigned long *word,
  * still drains and orders (memory/memory.h), so callers report it under
  * sc only.
  */
-PR_NO_TSAN static inline void pr_rmw_unwritten(const void *obj)
+PR_TSAN_INVISIBLE static inline void pr_rmw_unwritten(const void *obj)
 {
 	pr_effect(obj, 0, PR_EFF_UNWRITTEN);
 }
@@ -182,9 +189,9 @@ static inline int pr_tickset_meets(const struct pr_tickset *s,
  */
 void pr_effect_tick_slow(const void *clock, size_t csize, const void *obj,
 			 size_t size, uint32_t n);
-PR_NO_TSAN static inline void pr_effect_tick(const void *clock, size_t csize,
-					      const void *obj, size_t size,
-					      uint32_t n)
+PR_TSAN_INVISIBLE static inline void
+pr_effect_tick(const void *clock, size_t csize, const void *obj, size_t size,
+	       uint32_t n)
 {
 	if (__builtin_expect(pr_effects_on, 0))
 		pr_effect_tick_slow(clock, csize, obj, size, n);
@@ -192,8 +199,8 @@ PR_NO_TSAN static inline void pr_effect_tick(const void *clock, size_t csize,
 
 void pr_effect_observe_slow(const void *obj, size_t size,
 			    const struct pr_tickset *from);
-PR_NO_TSAN static inline void pr_effect_observe(const void *obj, size_t size,
-						 const struct pr_tickset *from)
+PR_TSAN_INVISIBLE static inline void
+pr_effect_observe(const void *obj, size_t size, const struct pr_tickset *from)
 {
 	if (__builtin_expect(pr_effects_on, 0))
 		pr_effect_observe_slow(obj, size, from);

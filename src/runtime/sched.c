@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sched.c - the scheduler core: decisions, context switches, yield points,
- * spin-waits and sleeping waits, interrupts enabled and disabled.  The
- * state lives in sched_state.h; choices.c builds the enabled choices,
- * sched_end.c ends runs with their verdicts, run.c runs one.
+ * interrupts enabled and disabled.  The state lives in sched_state.h;
+ * wait.c holds the waits (spin-waits, sleeping waits, lock waiters) and
+ * wake-ups, choices.c builds the enabled choices, sched_end.c ends runs
+ * with their verdicts, run.c runs one.
  *
  * Invariants, stated once:
  *  - Exactly one context runs at a time, and it changes only inside
@@ -435,8 +436,8 @@ PR_NO_TSAN static void fiber_entry(void)
 /* ---- yield points ---------------------------------------------------- */
 
 /* The rich replay's step observer, out of ThreadSanitizer's sight. */
-PR_TSAN_INVISIBLE static void observe(const struct pr_site *site,
-				      const void *obj)
+PR_TSAN_INVISIBLE void sched_observe(const struct pr_site *site,
+				     const void *obj)
 {
 	void *hide = pr_tsan_hide_begin();
 
@@ -458,172 +459,10 @@ PR_TSAN_INVISIBLE void pr_yield_slow(const struct pr_site *site, const void *obj
 		return;
 	}
 	if (sched_rt.observer)
-		observe(site, obj);
+		sched_observe(site, obj);
 	if (pr_hot.budget > 0)
 		return;		/* observed only */
 	sched_decide(PR_R_BUDGET);
-}
-
-PR_NO_TSAN void pr_spin(const struct pr_site *site, const void *obj)
-{
-	struct pr_ctx *c;
-
-	if (pr_stress_on) {
-		pr_stress_spin(site, obj);
-		return;
-	}
-	if (sched_rt.cur < 0)
-		return;
-	c = &sched_rt.ctx[sched_rt.cur];
-	pr_hot.budget--;
-	sched_set_at(site, obj);
-	if (sched_rt.observer)
-		observe(site, obj);
-	/*
-	 * The loop's reads since its last pass may predate stores by others
-	 * (this context could have been preempted between them), so the
-	 * snapshot is taken where the pass began, not here.  A first pass has
-	 * no known beginning: it counts as stale, which costs one extra pass.
-	 */
-	sched_set_state(sched_rt.cur, CTX_SPINNING);
-	c->spin_epoch = c->iter_epoch;
-	c->wait_obj = obj;
-	pr_hot.spinners = 1;
-	sched_decide(PR_R_SPIN);
-	c->wait_obj = NULL;
-	c->iter_epoch = pr_hot.store_epoch;
-}
-
-PR_NO_TSAN void pr_block(const struct pr_site *site, const void *waitq)
-{
-	struct pr_ctx *c;
-
-	if (pr_stress_on) {
-		pr_stress_block(site, waitq);
-		return;
-	}
-	if (sched_rt.cur < 0)
-		return;
-	c = &sched_rt.ctx[sched_rt.cur];
-	pr_hot.budget--;
-	sched_set_at(site, waitq);
-	if (sched_rt.observer)
-		observe(site, waitq);
-	sched_set_state(sched_rt.cur, CTX_BLOCKED);
-	c->wait_obj = waitq;
-	sched_decide(PR_R_BLOCK);
-	c->wait_obj = NULL;
-}
-
-PR_NO_TSAN void pr_wait_at(const struct pr_site *site, const void *waitq,
-			   int blocked)
-{
-	struct pr_ctx *c;
-
-	if (blocked) {
-		pr_block(site, waitq);
-		return;
-	}
-	if (pr_stress_on || sched_rt.cur < 0) {
-		pr_yield_at(site, waitq, 0);
-		return;
-	}
-	c = &sched_rt.ctx[sched_rt.cur];
-	c->wait_obj = waitq;	/* for pr_rewait */
-	pr_yield_at(site, waitq, 0);
-	c->wait_obj = NULL;
-}
-
-PR_NO_TSAN void pr_rewait(const void *waitq)
-{
-	int slept = 0;
-
-	if (pr_stress_on)
-		return;
-	for (uint64_t m = sched_rt.runnable; m; m &= m - 1) {
-		int i = __builtin_ctzll(m);
-
-		if (i != sched_rt.cur && sched_rt.ctx[i].wait_obj == waitq) {
-			sched_set_state(i, CTX_BLOCKED);
-			slept = 1;
-		}
-	}
-	if (slept) {
-		pr_effect(waitq, 0, PR_EFF_WAKE);
-		sched_mark_changed();
-	}
-}
-
-PR_NO_TSAN void pr_lock_wait_slow(const struct pr_site *site,
-				  const void *lock, size_t size, int shared,
-				  int is_held,
-				  int (*held)(const void *lock, int shared))
-{
-	struct pr_ctx *c;
-
-	if (pr_stress_on || sched_rt.cur < 0) {
-		pr_yield_at(site, lock, 1);
-		return;
-	}
-	c = &sched_rt.ctx[sched_rt.cur];
-	c->lock_wait = shared ? LOCK_WAIT_SHARED : LOCK_WAIT_ALONE;
-	c->lock_held = held;
-	c->lock_size = size;
-	sched_rt.lock_sleepers++;
-	if (is_held) {
-		pr_block(site, lock);
-	} else {
-		c->wait_obj = lock;	/* for pr_lock_taken */
-		pr_yield_at(site, lock, 1);
-	}
-	sched_rt.lock_sleepers--;
-	c->wait_obj = NULL;
-	c->lock_wait = LOCK_WAIT_NONE;
-}
-
-PR_NO_TSAN void pr_block_lock(const struct pr_site *site, const void *lock,
-			      size_t size, int shared)
-{
-	struct pr_ctx *c;
-
-	if (pr_stress_on || sched_rt.cur < 0) {
-		pr_block(site, lock);
-		return;
-	}
-	c = &sched_rt.ctx[sched_rt.cur];
-	c->lock_wait = shared ? LOCK_WAIT_SHARED : LOCK_WAIT_ALONE;
-	sched_rt.lock_sleepers++;
-	pr_block(site, lock);
-	sched_rt.lock_sleepers--;
-	c->lock_wait = LOCK_WAIT_NONE;
-	/* This step makes the next attempt: a write of the lock word. */
-	pr_effect(lock, size, PR_EFF_WRITE);
-	pr_hot.store_epoch++;
-	if (pr_hot.spinners)
-		pr_wake_spinners();
-}
-
-PR_NO_TSAN void pr_lock_taken(const void *lock, int shared)
-{
-	int slept = 0;
-
-	if (pr_stress_on || !sched_rt.lock_sleepers)
-		return;
-	for (uint64_t m = sched_rt.runnable; m; m &= m - 1) {
-		int i = __builtin_ctzll(m);
-		struct pr_ctx *c = &sched_rt.ctx[i];
-
-		if (c->wait_obj == lock && c->lock_wait &&
-		    (!shared || c->lock_wait == LOCK_WAIT_ALONE)) {
-			sched_set_state(i, CTX_BLOCKED);
-			slept = 1;
-		}
-	}
-	if (slept) {
-		/* It changes whether they can run, as a wake-up does. */
-		pr_effect(lock, 0, PR_EFF_WAKE);
-		sched_mark_changed();
-	}
 }
 
 #if PR_TSAN_ENABLED
@@ -634,35 +473,6 @@ PR_NO_TSAN void pr_yield_at_tsan(const struct pr_site *site, const void *obj,
 	pr_yield_at_impl(site, obj, writes);
 }
 #endif
-
-/* A store after a spin-wait: the spinners may now see a change. */
-PR_NO_TSAN void pr_wake_spinners(void)
-{
-	pr_hot.spinners = 0;
-	sched_mark_changed();
-}
-
-PR_NO_TSAN void pr_wake(const void *waitq)
-{
-	int woke = 0;
-	uint64_t m;
-
-	if (pr_stress_on) {
-		pr_stress_wake(waitq);
-		return;
-	}
-	pr_effect(waitq, 0, PR_EFF_WAKE);
-	for (m = sched_rt.blocked; m; m &= m - 1) {
-		int i = __builtin_ctzll(m);
-
-		if (sched_rt.ctx[i].wait_obj == waitq) {
-			sched_set_state(i, CTX_RUNNABLE);
-			woke = 1;
-		}
-	}
-	if (woke)
-		sched_mark_changed();
-}
 
 /* Does toggling @c's events change what the scheduler could choose? */
 PR_NO_TSAN static void events_toggled(int ctx)

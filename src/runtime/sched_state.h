@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sched_state.h - the scheduler's state and the functions its files share
- * (sched.c decisions and yield points, choices.c enabled choices,
- * sched_end.c verdicts and ending a run, run.c contexts and pr_run_once).
+ * (sched.c decisions and yield points, wait.c waits and wake-ups,
+ * choices.c enabled choices, sched_end.c verdicts and ending a run, run.c
+ * contexts and pr_run_once).
  * Private to src/runtime/.
  */
 #ifndef PAGERACE_RUNTIME_SCHED_STATE_H
@@ -132,6 +133,8 @@ void sched_account(void);
 void sched_mark_changed(void);
 void sched_close_segment(uint64_t min_steps);
 void sched_decide(enum pr_reason reason);
+/* The rich replay's step observer at a yield point or wait (wait.c). */
+void sched_observe(const struct pr_site *site, const void *obj);
 
 /* choices.c */
 /*

@@ -3,15 +3,32 @@
  * tsan.h - the ThreadSanitizer flavour (pagerace-tsan, doc/tsan.md).
  *
  * The same sources build twice; the second build defines PR_TSAN=1 and
- * compiles with -fsanitize=thread.  Under it:
+ * compiles the model with -fsanitize=thread (src/local.am): kernel/,
+ * model/, programs/ and the scenario and litmus code that runs a CPU's
+ * body.  The harness -- runtime/, memory/, strategy/, util/, trace/,
+ * check/, report/, cli/, the scenario and litmus front ends -- is
+ * compiled with PR_TSAN=1 but not instrumented at all: it runs a
+ * different number of times in explore and in replay (replay decides at
+ * every step and observes every step), and every function entry, exit
+ * or access ThreadSanitizer logs moves the running context's trace
+ * position, which picks the shadow cell a later access evicts; a race
+ * explore reported could then go unreported in replay.  Function
+ * attributes alone left that to the inliner: moving sched.c's waits to a
+ * file of their own turned an inlined yield point into a logged call.
+ * tests/tsan_harness_uninstrumented.sh checks the binary.  The API below
+ * (fibers, acquire/release, the report hook) works from uninstrumented
+ * code.  Under it:
  *
- *  - PR_NO_TSAN marks the harness's own code (scheduler, switch paths,
- *    strategies, yield slow path, shadow and detector bookkeeping), which
- *    ThreadSanitizer must not instrument: its plain accesses are the
- *    harness's, not the model's, and would be reported as races between
- *    fibers or threads.  Atomics stay instrumented even there (clang
- *    instruments them in every function, as they may synchronise), so a
- *    lock word's acquire/release still counts.
+ *  - PR_NO_TSAN marks harness code ThreadSanitizer must not instrument
+ *    where it is compiled instrumented: in the model's files (the kernel
+ *    primitives' bookkeeping, kasan's shadow) and in harness headers
+ *    whose inline functions the model calls.  Their plain accesses are
+ *    the harness's, not the model's, and would be reported as races
+ *    between fibers or threads.  Atomics stay instrumented even there
+ *    (clang instruments them in every function, as they may
+ *    synchronise), so a lock word's acquire/release still counts.  In
+ *    the harness's own files it changes nothing (they are not
+ *    instrumented) and stays as documentation.
  *  - pr_tsan_acquire(addr) / pr_tsan_release(addr) state a happens-before
  *    edge that the model's kernel primitives guarantee but that is not an
  *    atomic ThreadSanitizer can see (a grace period, a lock whose words
@@ -29,14 +46,16 @@
 #define PR_NO_TSAN	__attribute__((no_sanitize("thread")))
 /*
  * PR_TSAN_INVISIBLE: not even function entry and exit are logged (clang
- * keeps those in PR_NO_TSAN code, for stack traces), nor atomics.  For
- * harness code that runs a different number of times in explore and in
- * replay (the yield slow path, decisions: replay decides at every step):
- * each logged entry moves the running context's TSan trace position,
- * which picks the shadow cell a later access evicts, so a race explore
- * reported could go unreported in replay.  And for the code that hides
- * (pr_tsan_hide_begin): an entry logged on one TSan fiber and an exit on
- * another unbalance both shadow stacks.
+ * keeps those in PR_NO_TSAN code, for stack traces), nor atomics.  The
+ * whole harness is compiled so (above); the attribute is for harness
+ * code the model's objects contain: an inline function of a harness
+ * header that the model calls (runtime/effects.h) is not inlined into
+ * instrumented code but emitted there as a copy of its own, which would
+ * log an entry and an exit.  It also marks what the harness's files must
+ * keep invisible should one ever be instrumented again: the yield slow
+ * path and decisions, and the code that hides (pr_tsan_hide_begin),
+ * where an entry logged on one TSan fiber and an exit on another would
+ * unbalance both shadow stacks.
  */
 #if defined(__has_attribute) && __has_attribute(disable_sanitizer_instrumentation)
 #define PR_TSAN_INVISIBLE	__attribute__((disable_sanitizer_instrumentation))
