@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/interrupt.sh -- SIGINT and SIGTERM during a long explore (TAP).
+# tests/interrupt.sh -- SIGINT and SIGTERM during a long explore, and
+# during a litmus run of many tests (TAP).
 #
 # 20 times for SIGINT, 3 for each other case (fast: each explore is
 # first traces, so the signal lands while traces are being written), for
@@ -73,7 +74,7 @@ check() {	# check TRIES SIGNAL JOBS JSON WANT-RC: one TAP line
 	test $bad -eq 0 && test $left -eq 0
 	ok $? "$1, -j $2 ${3:-text}: $TRIES tries, $bad wrong, exit $4, $left temporary files left"
 }
-echo "1..6"
+echo "1..7"
 check 20 INT 1 "" 130
 check 3 TERM 1 "" 143
 check 3 INT 2 "" 130
@@ -101,5 +102,33 @@ wait "$pid"
 rc=$?
 test $alive -eq 0 && test $rc -eq 143 && grep -q 'interrupted by SIGTERM' "$d/out"
 ok $? "SIGINT ignored on entry stays ignored; SIGTERM then stops it (exit $rc)"
+
+# litmus: the test under way stops at the end of its run, the rest are
+# not run, stderr says how many were; every test run printed its verdict
+# line.  80 rounds of the project's own tests under weak.
+d=$tmp/lit
+mkdir -p "$d"
+srcdir=${srcdir:-.}
+set --
+for r in $(seq 1 80); do
+	set -- "$@" "$srcdir"/tests/litmus/*.litmus
+done
+total=$#
+"$PAGERACE" litmus -m weak --trace-dir "$d/tr" "$@" >"$d/out" 2>"$d/err" &
+pid=$!
+i=0
+# (Until its output file exists and holds three verdicts, at most 10 s.)
+while v=$(grep -c '\.litmus: ' "$d/out" 2>/dev/null); [ "${v:-0}" -lt 3 ] &&
+	[ $i -lt 1000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+done_n=$(sed -n "s/.* litmus: interrupted by SIGINT: \([0-9]*\) of $total tests run.*/\1/p" "$d/err")
+test $rc -eq 130 && test -n "$done_n" && test "$done_n" -lt "$total" &&
+	test "$(grep -c '\.litmus: ' "$d/out")" -eq "$done_n"
+ok $? "litmus, SIGINT: exit $rc, ${done_n:-?} of $total tests run, each with its verdict"
 
 tap_done

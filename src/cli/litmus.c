@@ -21,8 +21,14 @@
  *
  * Exit status: 0 every test agrees, 1 a disagreement or an error, 2 bad
  * input (the worst over all files).
+ *
+ * SIGINT or SIGTERM (interrupt.h): the test under way stops at the end of
+ * its current run and reports what its search reached, as an incomplete
+ * one ("interrupted by SIGINT"); the tests after it are not run; a line
+ * on stderr says how many were done; exit 128 + the signal.
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 #include "cli/litmus_goal.h"
 #include "litmus/litmus.h"
 #include "memory/memory.h"
@@ -120,6 +126,9 @@ double litmus_now(void)
 /* The verdict of one test. */
 enum verdict { V_AGREE, V_UNREACHED, V_DISAGREE, V_ERROR, V_INCOMPLETE,
 	       V_NO_ORACLE, V_BADINPUT, V_TOO_BIG };
+
+/* The last test's search was stopped by SIGINT or SIGTERM. */
+static int cut_short;
 
 static const char *const verdict_word[] = {
 	"agree", "unreached", "disagree", "error", "incomplete", "no-oracle",
@@ -279,6 +288,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 
 		if (o->max_execs && run >= o->max_execs)
 			break;
+		if (interrupt_pending())
+			break;
 		if (o->time_budget > 0 && (run & 15) == 0 &&
 		    litmus_now() - t0 > search_budget) {
 			stop_time = 1;
@@ -315,7 +326,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 		}
 	}
 	if (!strat->ops->exhausted(strat) && goal && gend == GOAL_NA &&
-	    !failed && !other && !too_big && !(litmus_hits(l) && some)) {
+	    !failed && !other && !too_big && !(litmus_hits(l) && some) &&
+	    !interrupt_pending()) {
 		gend = litmus_goal_search(o, &tg, &ro, &rec, t0 +
 					  (some ? o->time_budget / 2 :
 					   o->time_budget), &first, trace,
@@ -324,7 +336,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	}
 searched:
 	if (!strat->ops->exhausted(strat) && sampling && !failed && !other &&
-	    !o->goal_only && !too_big && (!goal || (some && gend == GOAL_OPEN)) &&
+	    !o->goal_only && !too_big && !interrupt_pending() &&
+	    (!goal || (some && gend == GOAL_OPEN)) &&
 	    !(litmus_hits(l) && litmus_expect(l) == LIT_EXPECT_SOMETIMES))
 		sampled = litmus_sample(o, &tg, &ro, &rec,
 					t0 + budget, &first, trace,
@@ -354,12 +367,16 @@ searched:
 			 (unsigned long long)(sampled - 1),
 			 (unsigned long long)cov.executions, o->strategy,
 			 o->memory);
-	else
+	else {
+		cut_short = interrupt_pending() != 0;
 		snprintf(cov_text, sizeof(cov_text),
-			 "incomplete: stopped after %llu executions (%s; %s), "
+			 "incomplete: stopped after %llu executions (%s; %s%s), "
 			 "memory %s", (unsigned long long)cov.executions,
-			 o->strategy, stop_time ? "time budget" : "execution budget",
-			 o->memory);
+			 o->strategy, interrupt_pending() ? "interrupted by " :
+			 stop_time ? "time budget" : "execution budget",
+			 interrupt_pending() ?
+			 interrupt_name(interrupt_pending()) : "", o->memory);
+	}
 
 	if (too_big)
 		v = V_TOO_BIG;
@@ -440,9 +457,11 @@ searched:
 		       "gives)\n", path, o->memory);
 		break;
 	case V_INCOMPLETE:
-		printf("%s: Result: %s, %s so far: inconclusive (the budget "
-		       "ran out)\n", path, expect_name(litmus_expect(l)),
-		       litmus_hits(l) ? "reached" : "not reached");
+		printf("%s: Result: %s, %s so far: inconclusive (%s)\n", path,
+		       expect_name(litmus_expect(l)),
+		       litmus_hits(l) ? "reached" : "not reached",
+		       interrupt_pending() ? "interrupted" :
+		       "the budget ran out");
 		break;
 	case V_NO_ORACLE:
 		printf("%s: %s (no oracle: %s)\n", path,
@@ -480,7 +499,7 @@ int cmd_litmus(int argc, char **argv)
 		.trace_dir = LITMUS_TRACE_DIR,
 	};
 	struct pr_run_options ro;
-	int c, rc = EXIT_NOFAIL, model = PR_MEM_SC;
+	int c, i, rc = EXIT_NOFAIL, model = PR_MEM_SC;
 
 	pr_run_options_default(&ro);
 	o.max_steps = ro.max_steps;
@@ -563,7 +582,8 @@ int cmd_litmus(int argc, char **argv)
 		litmus_usage(stderr);
 		return EXIT_BADINPUT;
 	}
-	for (int i = optind; i < argc; i++) {
+	interrupt_catch();
+	for (i = optind; i < argc && !interrupt_pending(); i++) {
 		enum verdict v = run_test(&o, argv[i]);
 		int r = v == V_BADINPUT || v == V_TOO_BIG ? EXIT_BADINPUT :
 			v == V_DISAGREE || v == V_ERROR ? EXIT_FOUND : EXIT_NOFAIL;
@@ -572,6 +592,15 @@ int cmd_litmus(int argc, char **argv)
 			printf("%s\t-\tbad-input\t0\t-\t0\t-\t0\n", argv[i]);
 		if (r == EXIT_BADINPUT || (r == EXIT_FOUND && rc == EXIT_NOFAIL))
 			rc = r;
+	}
+	if (interrupt_pending()) {
+		fflush(stdout);
+		fprintf(stderr, "%s litmus: interrupted by %s: %d of %d test%s "
+			"run%s\n", pr_argv0, interrupt_name(interrupt_pending()),
+			i - optind, argc - optind, argc - optind == 1 ? "" : "s",
+			cut_short ? ", the last one incomplete" : "");
+		if (rc != EXIT_BADINPUT)
+			rc = 128 + interrupt_pending();
 	}
 	return rc;
 }

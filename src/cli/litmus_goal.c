@@ -22,6 +22,7 @@
  * What it does not give: the final-state set (the cut runs have none).
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 #include "cli/litmus_goal.h"
 #include "litmus/litmus.h"
 
@@ -61,7 +62,8 @@ enum litmus_goal_end litmus_goal_search(const struct litmus_opts *o,
 			end = GOAL_NONE;
 			break;
 		}
-		if (!(run & 15) && litmus_now() >= deadline)
+		if ((!(run & 15) && litmus_now() >= deadline) ||
+		    interrupt_pending())
 			break;
 		pr_run_once(tg->prog, st, ro, 0, run, rec, &res);
 		if (res.abandoned)

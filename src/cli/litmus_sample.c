@@ -5,6 +5,7 @@
  * budget (litmus.c, run_test).
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 #include "cli/litmus_goal.h"
 #include "litmus/litmus.h"
 
@@ -48,6 +49,8 @@ uint64_t litmus_sample(const struct litmus_opts *o, const struct target *tg,
 	for (run = 0; !(run & 15) ? litmus_now() < deadline : 1; run++) {
 		struct pr_run_result res;
 
+		if (interrupt_pending())
+			break;
 		pr_run_once(tg->prog, st, ro, 0, run, rec, &res);
 		if (!(res.failed || res.diverged)) {
 			if (some && litmus_hits(tg->lit)) {
