@@ -1,6 +1,7 @@
 #!/bin/sh
-# tests/interrupt.sh -- SIGINT and SIGTERM during a long explore, and
-# during a litmus run of many tests (TAP).
+# tests/interrupt.sh -- SIGINT and SIGTERM during a long explore, a
+# litmus run of many tests and a stress run (TAP; minimize's stop is
+# tests/report_minimize_stop).
 #
 # 20 times for SIGINT, 3 for each other case (fast: each explore is
 # first traces, so the signal lands while traces are being written), for
@@ -74,7 +75,7 @@ check() {	# check TRIES SIGNAL JOBS JSON WANT-RC: one TAP line
 	test $bad -eq 0 && test $left -eq 0
 	ok $? "$1, -j $2 ${3:-text}: $TRIES tries, $bad wrong, exit $4, $left temporary files left"
 }
-echo "1..7"
+echo "1..8"
 check 20 INT 1 "" 130
 check 3 TERM 1 "" 143
 check 3 INT 2 "" 130
@@ -130,5 +131,18 @@ done_n=$(sed -n "s/.* litmus: interrupted by SIGINT: \([0-9]*\) of $total tests 
 test $rc -eq 130 && test -n "$done_n" && test "$done_n" -lt "$total" &&
 	test "$(grep -c '\.litmus: ' "$d/out")" -eq "$done_n"
 ok $? "litmus, SIGINT: exit $rc, ${done_n:-?} of $total tests run, each with its verdict"
+
+# stress: the histogram of the iterations done, then a line saying so.
+d=$tmp/stress
+mkdir -p "$d"
+"$PAGERACE" stress -t 60 lost-update >"$d/out" 2>"$d/err" &
+pid=$!
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+test $rc -eq 130 && grep -q '^lost-update: [0-9]* iterations in' "$d/out" &&
+	grep -q '^lost-update: interrupted by SIGINT after [0-9]* iterations' "$d/out"
+ok $? "stress, SIGINT: exit $rc, the histogram of the iterations done"
 
 tap_done

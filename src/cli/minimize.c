@@ -5,6 +5,7 @@
  * check that the result replays exactly, and write it as a new trace.
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 #include "cli/explore.h"
 #include "report/minimize.h"
 #include "trace/trace.h"
@@ -36,7 +37,8 @@ static void minimize_usage(FILE *f)
 "Exit status: 1 the failure was reproduced and the minimised trace\n"
 "written (as replay exits 1 when it reproduces a failure: the trace\n"
 "written is of a failing run), 2 bad input (including a trace of a run\n"
-"that passed) or the output cannot be written.\n",
+"that passed) or the output cannot be written, 130/143 interrupted by\n"
+"SIGINT/SIGTERM (Ctrl-C): the smallest schedule found so far is written.\n",
 		pr_argv0);
 }
 
@@ -143,6 +145,7 @@ int cmd_minimize(int argc, char **argv)
 	}
 	if (replay_load(argv[optind], &t, &tg, &ro))
 		return EXIT_BADINPUT;
+	interrupt_catch();
 	if (!t.result.failed) {
 		fprintf(stderr, "%s: error: the recorded run passed: nothing to minimise\n",
 			argv[optind]);
@@ -156,7 +159,8 @@ int cmd_minimize(int argc, char **argv)
 		goto out;
 	}
 	if (pr_minimize(tg.prog, &ro, t.seed, t.run, &t.sched, &t.result.verdict,
-			max_runs, &min, &res, &st, err, sizeof(err))) {
+			max_runs, interrupt_pending, &min, &res, &st, err,
+			sizeof(err))) {
 		fprintf(stderr, "%s: error: %s\n", argv[optind], err);
 		goto out;
 	}
@@ -203,6 +207,14 @@ int cmd_minimize(int argc, char **argv)
 		printf("  report:      %s show %s\n", pr_argv0, out);
 	}
 	rc = EXIT_FOUND;
+	/* The trace written is whole and replays: the smallest so far. */
+	if (st.stopped) {
+		printf("%s: interrupted by %s after %llu runs: the smallest "
+		       "schedule found so far\n", t.program,
+		       interrupt_name(interrupt_pending()),
+		       (unsigned long long)st.runs);
+		rc = 128 + interrupt_pending();
+	}
 out:
 	free(out);
 	pr_trace_free(&t);

@@ -13,6 +13,7 @@
  * same target is the way to a trace.
  */
 #include "cli/cli.h"
+#include "cli/interrupt.h"
 #include "model/variant.h"
 #include "runtime/stress.h"
 #include "scenario/scenario.h"
@@ -56,7 +57,8 @@ static void stress_usage(FILE *f)
 "count, -p, -K); the others are long only.\n"
 "\n"
 "Exit status: 0 every iteration acceptable, 1 a forbidden outcome or a\n"
-"verdict was seen, 2 bad input.\n", pr_argv0);
+"verdict was seen, 2 bad input, 130/143 interrupted by SIGINT/SIGTERM\n"
+"(Ctrl-C: the histogram of the iterations done is printed).\n", pr_argv0);
 }
 
 enum { OPT_JITTER = 256, OPT_SEED, OPT_TIMEOUT, OPT_MEMORY };
@@ -242,10 +244,11 @@ int cmd_stress(int argc, char **argv)
 		scenario_reset_stats(tg.scn);
 	}
 
+	interrupt_catch();
 	pr_stress_begin(tg.prog, &so);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (iter = 0; count ? iter < count : seconds_since(&t0) < (double)duration;
-	     iter++) {
+	for (iter = 0; (count ? iter < count : seconds_since(&t0) < (double)duration) &&
+	     !interrupt_pending(); iter++) {
 		if (pr_stress_iteration(iter, &res))
 			count_verdict(&res.verdict);
 		else
@@ -293,6 +296,13 @@ int cmd_stress(int argc, char **argv)
 		       kinds[k].first);
 		forbidden = 1;
 	}
+	/* Ctrl-C: the histogram above is of the iterations done. */
+	if (interrupt_pending())
+		printf("%s: interrupted by %s after %llu iterations\n", tg.name,
+		       interrupt_name(interrupt_pending()),
+		       (unsigned long long)iter);
 	target_release(&tg);
+	if (interrupt_pending())
+		return 128 + interrupt_pending();
 	return forbidden ? EXIT_FOUND : EXIT_NOFAIL;
 }

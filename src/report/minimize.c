@@ -30,8 +30,18 @@ struct minimizer {
 	struct pr_schedule best, rec, cand;
 	struct pr_run_result best_res, res;
 	struct pr_min_stats *st;
+	int (*stop)(void);	/* the caller's "stop now" (Ctrl-C), or NULL */
 	int oom;
 };
+
+/* No more candidates: the run budget is spent, memory ran out, or the
+ * caller says stop (st->stopped: the result is the smallest so far). */
+static int done(struct minimizer *m)
+{
+	if (m->stop && !m->st->stopped && m->stop())
+		m->st->stopped = 1;
+	return m->st->runs >= m->max_runs || m->oom || m->st->stopped;
+}
 
 int pr_same_failure(const struct pr_run_result *res,
 		    const struct pr_verdict *want)
@@ -75,7 +85,7 @@ static int try_candidate(struct minimizer *m)
 {
 	struct pr_strategy *g;
 
-	if (m->st->runs >= m->max_runs || m->oom)
+	if (done(m))
 		return 0;
 	g = pr_guided_create(m->cand.seg, m->cand.n);
 	if (!g) {
@@ -109,7 +119,7 @@ static int drop_segments(struct minimizer *m)
 			size_t end = start + chunk < m->best.n ?
 				     start + chunk : m->best.n;
 
-			if (m->st->runs >= m->max_runs || m->oom)
+			if (done(m))
 				return any;
 			/* cand = best[0, start) + best[end, n) */
 			if (copy_schedule(&m->cand, m->best.seg, m->best.n)) {
@@ -154,7 +164,7 @@ static int shift_segments(struct minimizer *m)
 				j += dir;
 			if (j < 0 || (size_t)j >= m->best.n)
 				continue;
-			if (m->st->runs >= m->max_runs || m->oom)
+			if (done(m))
 				return any;
 			if (copy_schedule(&m->cand, m->best.seg, m->best.n)) {
 				m->oom = 1;
@@ -193,7 +203,7 @@ static int earlier_switches(struct minimizer *m)
 		uint32_t steps = m->best.seg[i].steps;
 
 		for (uint32_t s = 1; s < steps; s = next_length(s, steps)) {
-			if (m->st->runs >= m->max_runs || m->oom)
+			if (done(m))
 				return any;
 			if (copy_schedule(&m->cand, m->best.seg, m->best.n)) {
 				m->oom = 1;
@@ -211,7 +221,7 @@ static int earlier_switches(struct minimizer *m)
 
 int pr_minimize(const struct pr_program *prog, const struct pr_run_options *ro,
 		uint64_t seed, uint64_t run, const struct pr_schedule *sched,
-		const struct pr_verdict *want, uint64_t max_runs,
+		const struct pr_verdict *want, uint64_t max_runs, int (*stop)(void),
 		struct pr_schedule *out, struct pr_run_result *res,
 		struct pr_min_stats *st, char *err, size_t errlen)
 {
@@ -226,6 +236,7 @@ int pr_minimize(const struct pr_program *prog, const struct pr_run_options *ro,
 	m.seed = seed;
 	m.run = run;
 	m.max_runs = max_runs ? max_runs : 20000;
+	m.stop = stop;
 	m.want = want;
 	m.st = st;
 	pr_schedule_init(&m.best);
@@ -257,7 +268,7 @@ int pr_minimize(const struct pr_program *prog, const struct pr_run_options *ro,
 
 		changed |= drop_segments(&m);
 		changed |= earlier_switches(&m);
-		if (!changed || m.oom || st->runs >= m.max_runs)
+		if (!changed || done(&m))
 			break;
 	}
 	if (m.oom) {

@@ -23,6 +23,7 @@ struct pr_min_stats {
 	uint64_t preemptions[2];	/* before, after */
 	uint64_t steps[2];
 	uint64_t segments[2];
+	int stopped;			/* stop() ended the work early */
 };
 
 /* Does @res fail like @want (kind, site, object)? */
@@ -35,11 +36,14 @@ int pr_same_failure(const struct pr_run_result *res,
  * @out (initialised here; its segments' end sites point into the
  * program), its run's result in @res and the counts in @st.  Returns -1
  * with a reason in @err if @sched does not reproduce @want, or on
- * running out of memory.  @max_runs bounds the work (0: 20000).
+ * running out of memory.  @max_runs bounds the work (0: 20000); @stop,
+ * if not NULL, is asked before each candidate run and ends the work when
+ * it returns nonzero (Ctrl-C): the result is then the smallest schedule
+ * found so far, and st->stopped is set.
  */
 int pr_minimize(const struct pr_program *prog, const struct pr_run_options *ro,
 		uint64_t seed, uint64_t run, const struct pr_schedule *sched,
-		const struct pr_verdict *want, uint64_t max_runs,
+		const struct pr_verdict *want, uint64_t max_runs, int (*stop)(void),
 		struct pr_schedule *out, struct pr_run_result *res,
 		struct pr_min_stats *st, char *err, size_t errlen);
 
