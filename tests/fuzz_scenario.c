@@ -13,65 +13,18 @@
  * sources are compiled with -fsanitize=fuzzer,address; the model and
  * runtime link uninstrumented from libpagerace.a. */
 #include "scenario/scenario.h"
-#include "memory/memory.h"
-#include "runtime/run.h"
-#include "strategy/strategy.h"
-
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "fuzz_run.h"
 
 #define FUZZ_RUNS	8	/* random runs per input that parses */
 #define FUZZ_STEPS	20000	/* a longer run is a livelock */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A finding: the input goes to stderr (see tests/fuzz_litmus.c). */
-static void found(const uint8_t *data, size_t size, const char *what,
-		  const char *detail)
-{
-	fprintf(stderr, "fuzz_scenario: %s: %s\n--- input (%zu bytes) ---\n",
-		what, detail, size);
-	fwrite(data, 1, size, stderr);
-	fprintf(stderr, "\n--- end of input ---\n");
-	abort();
-}
-
-static void run_some(const uint8_t *data, size_t size, struct scenario *s)
-{
-	struct pr_strategy_params params;
-	struct pr_run_options ro;
-	struct pr_program prog;
-	struct pr_schedule rec;
-	struct pr_strategy *strat;
-
-	memset(&params, 0, sizeof(params));
-	strat = pr_strategy_create("random", &params);
-	if (!strat)
-		abort();
-	scenario_apply_variant(s);
-	pr_mem_select(s->has_memory ? s->memory : PR_MEM_SC);
-	pr_run_options_default(&ro);
-	ro.max_steps = FUZZ_STEPS;
-	scenario_program(s, &prog);
-	pr_schedule_init(&rec);
-	for (uint64_t run = 0; run < FUZZ_RUNS; run++) {
-		struct pr_run_result res;
-
-		pr_run_once(&prog, strat, &ro, 1, run, &rec, &res);
-		if (res.failed && !strcmp(res.verdict.kind, "crash"))
-			found(data, size, "crash in a run", res.verdict.msg);
-	}
-	pr_schedule_free(&rec);
-	strat->ops->destroy(strat);
-	pr_mem_select(PR_MEM_SC);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct scn_error e;
 	struct scenario *s;
+	struct pr_program prog;
 	char buf[1024];
 
 	memset(&e, 0, sizeof(e));
@@ -83,10 +36,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s) {
 		scn_error_format(&e, buf, sizeof(buf));
 		if (!e.msg[0] || (size <= SCN_MAX_FILE && (e.line < 1 || e.col < 1)))
-			found(data, size, "error without a position", buf);
+			fuzz_found("fuzz_scenario", data, size,
+				   "error without a position", buf);
 		return 0;
 	}
-	run_some(data, size, s);
+	scenario_apply_variant(s);
+	scenario_program(s, &prog);
+	fuzz_run("fuzz_scenario", data, size, &prog, "random", 1, FUZZ_RUNS,
+		 FUZZ_STEPS, s->has_memory ? s->memory : PR_MEM_SC);
 	scenario_free(s);
 	return 0;
 }
