@@ -104,6 +104,10 @@ ok $? "harness functions found in every harness room${missing:+ (none in:$missin
 # ---- no harness function calls an instrumentation hook
 grep '^harness [^ ]* [^ ]* ' "$tmp/funcs" >"$tmp/bad"
 sed 's/^harness /# instrumented: /' "$tmp/bad" | head -20
+# make does not rebuild an object whose flags changed: a build tree from
+# before the harness lost its instrumentation keeps such objects.
+test -s "$tmp/bad" &&
+	echo "# (a build tree older than the split keeps its objects: make clean)"
 test ! -s "$tmp/bad"
 ok $? "no harness function logs an entry, an exit or an access ($(wc -l <"$tmp/bad") do)"
 
