@@ -94,7 +94,9 @@ static void litmus_usage(FILE *f)
 "the run's trace, which '%s replay' and '%s show' explain.  A Sometimes\n"
 "condition not reached is not one: the model is stronger than LKMM.\n"
 "Exit status: 0 every test agrees, 1 a disagreement or a run that failed\n"
-"otherwise, 2 bad input (file:line:col: error: unsupported ...).\n",
+"otherwise, 2 bad input (file:line:col: error: unsupported ...),\n"
+"130/143 interrupted by SIGINT/SIGTERM (Ctrl-C: the test under way\n"
+"reports its search so far, the rest are not run).\n",
 		pr_argv0, pr_argv0, pr_argv0);
 }
 
