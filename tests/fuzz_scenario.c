@@ -4,18 +4,19 @@
  *
  * Any input must either parse or be rejected with a positioned, non-empty
  * message; never crash or leak.  A scenario that parses (and passes the
- * static checks, as explore requires) then runs for a few random runs
- * under its own variant and memory model, and no run may end in a
- * contained crash: the model reports its bugs as verdicts of their own
- * (kasan's use-after-free, null-deref, bad-lookup, ...), so a "crash"
- * verdict -- a fault runtime/crash.c caught -- would be pagerace's own
- * fault shown to the user as a finding about the seeds.  The scenario
+ * static checks, as explore requires) then runs a few times (random or
+ * dpor, by the input's length) under its own variant and memory model,
+ * and no run may end in a contained crash: the model reports its bugs as
+ * verdicts of their own (kasan's use-after-free, null-deref, bad-lookup,
+ * ...), so a "crash" verdict -- a fault runtime/crash.c caught, in the
+ * model or in the harness during a run -- would be pagerace's own fault
+ * shown to the user as a finding about the seeds.  The scenario
  * sources are compiled with -fsanitize=fuzzer,address; the model and
  * runtime link uninstrumented from libpagerace.a. */
 #include "scenario/scenario.h"
 #include "fuzz_run.h"
 
-#define FUZZ_RUNS	8	/* random runs per input that parses */
+#define FUZZ_RUNS	8	/* runs per input that parses */
 #define FUZZ_STEPS	20000	/* a longer run is a livelock */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,8 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	scenario_apply_variant(s);
 	scenario_program(s, &prog);
-	fuzz_run("fuzz_scenario", data, size, &prog, "random", 1, FUZZ_RUNS,
-		 FUZZ_STEPS, s->has_memory ? s->memory : PR_MEM_SC);
+	/* Half the inputs under dpor: its tree and race analysis run too. */
+	fuzz_run("fuzz_scenario", data, size, &prog,
+		 size % 2 ? "dpor" : "random", 1, FUZZ_RUNS, FUZZ_STEPS,
+		 s->has_memory ? s->memory : PR_MEM_SC);
 	scenario_free(s);
 	return 0;
 }
