@@ -1,8 +1,10 @@
 #!/bin/sh
 # tests/fuzz.sh -- run the libFuzzer targets for a bounded time (TAP):
-# the scenario parser with the shipped scenarios as seed corpus, the trace
-# reader with the shipped traces, the litmus front end (parser and
-# interpreter) with tests/litmus/.  FUZZ_SECONDS (default 15) per target.
+# the scenario front end (parser, and a few runs of what parses) with the
+# shipped scenarios as seed corpus, the trace reader (and a replay and
+# report of what parses) with the shipped traces, the litmus front end
+# (parser and runs) with tests/litmus/.  FUZZ_SECONDS (default 15) per
+# target.
 # Built and run only when configure found libFuzzer (clang).
 secs=${FUZZ_SECONDS:-15}
 srcdir=${top_srcdir:-.}
@@ -27,8 +29,8 @@ for t in scenario trace litmus; do
 		echo "ok $n - fuzz_$t: ${secs}s, $(sed -n 's/.*stat::number_of_executed_units: *//p' "$tmp/log") inputs, no crash"
 	else
 		echo "not ok $n - fuzz_$t crashed"
-		# A finding of fuzz_litmus prints its input: show all of it.
-		{ grep -a -A 400 '^fuzz_litmus: ' "$tmp/log" ||
+		# A target's own finding prints its input: show all of it.
+		{ grep -a -A 400 '^fuzz_[a-z]*: ' "$tmp/log" ||
 		  tail -n 30 "$tmp/log"; } | sed 's/^/# /'
 	fi
 done
