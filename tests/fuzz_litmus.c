@@ -4,11 +4,12 @@
  *
  * Any input must either be rejected with a positioned, non-empty message
  * ("FILE:LINE:COL: error: ...") or parse; a test that parses is then run
- * for a few dpor executions on pagerace's kernel primitives, under sc,
- * tso or weak (chosen by the input's length), and must run without a
- * crash: herd7's dialect lets a test index, divide and dereference what
- * it likes, and the interpreter must turn each into a failure or an
- * error, never into undefined behaviour in pagerace itself.  The
+ * a few times (dpor executions or random runs) on pagerace's kernel
+ * primitives, under sc, tso or weak (chosen by the input's length),
+ * and must run without a crash: herd7's dialect lets a test index,
+ * divide and dereference what it likes, and the interpreter must turn
+ * each into a failure or an error, never into undefined behaviour in
+ * pagerace itself.  The
  * litmus sources are compiled with -fsanitize=fuzzer,address; the
  * runtime they run on links uninstrumented from libpagerace.a.
  */
@@ -39,8 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	litmus_program(l, &prog);
 	litmus_outcomes_reset(l);
-	fuzz_run("fuzz_litmus", data, size, &prog, "dpor", 0, FUZZ_EXECUTIONS,
-		 FUZZ_STEPS, (int)(size % 3));
+	/* By the input's length: dpor or random runs, under sc, tso or weak. */
+	fuzz_run("fuzz_litmus", data, size, &prog, size % 2 ? "random" : "dpor",
+		 1, FUZZ_EXECUTIONS, FUZZ_STEPS, (int)(size / 2 % 3));
 	litmus_free(l);
 	return 0;
 }
