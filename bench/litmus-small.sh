@@ -7,7 +7,8 @@
 # done exhaustively within 10 ms, and median / p99 / max of the time where
 # a search that did not finish counts as slow (as BUDGET, a lower bound).
 # Unlike doc/litmus.sh's table, the tests that do not finish are in the
-# figures.
+# figures.  Then the tests over 10 ms under any model, with each model's
+# executions and time (one binary only).
 #
 #   bench/litmus-small.sh PAGERACE [OUT.tsv]
 #   bench/litmus-small.sh -2 OLD NEW [OUT.tsv]
@@ -75,6 +76,36 @@ summary() {	# summary LABEL TSV
 	}' "$2"
 }
 
+# slow MODEL TSV...: the tests over 10 ms (or unfinished) under any of
+# the models, one line each with every model's executions and time: what
+# the 10 ms target misses, and whether sc needs as many executions (then
+# the count is the test's, not the weak model's).
+slow() {
+	awk -F'\t' -v budget="$budget" '
+	FNR == 1 { m = FILENAME; sub(/.*\//, "", m); sub(/\.tsv$/, "", m)
+		   if (!(m in seen)) { seen[m] = 1; order[++nm] = m } }
+	{
+		name = $1; sub(/.*\//, "", name); sub(/\.litmus$/, "", name)
+		ex = $5 == "exhaustive"
+		ms = ex ? $6 + 0 : -1
+		cell[name, m] = ex ? sprintf("%d / %.1f", $4, ms) : sprintf(">%d / >%g", $4, budget * 1000)
+		if (!ex || ms > 10) bad[name] = 1
+	}
+	END {
+		for (n in bad) nb++
+		if (!nb) exit
+		printf "tests over 10 ms (executions / ms"
+		for (i = 1; i <= nm; i++) printf ", %s", order[i]
+		printf "):\n"
+		for (n in bad) {
+			line = "  " n
+			for (i = 1; i <= nm; i++)
+				line = line "\t" ((n, order[i]) in cell ? cell[n, order[i]] : "-")
+			print line
+		}
+	}' "$@" | { IFS= read -r head && printf '%s\n' "$head"; LC_ALL=C sort; }
+}
+
 for m in $models; do
 	if [ -n "$pair" ]; then
 		run "$pair" "$m" 1 "$tmp/old-$m.tsv" &
@@ -90,3 +121,8 @@ for m in $models; do
 		[ -n "$out" ] && sed "s/^/$m	/" "$tmp/$m.tsv" >>"$out"
 	fi
 done
+if [ -z "$pair" ]; then
+	set --
+	for m in $models; do set -- "$@" "$tmp/$m.tsv"; done
+	slow "$@"
+fi
