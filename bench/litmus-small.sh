@@ -76,16 +76,21 @@ summary() {	# summary LABEL TSV
 	}' "$2"
 }
 
-# slow MODEL TSV...: the tests over 10 ms (or unfinished) under any of
-# the models, one line each with every model's executions and time: what
-# the 10 ms target misses, and whether sc needs as many executions (then
-# the count is the test's, not the weak model's).
+# slow TSV...: the tests over 10 ms (or unfinished) under any of the
+# models (one TSV each, named MODEL.tsv), one line each with every
+# model's executions and time: what the 10 ms target misses, and whether
+# sc needs as many executions (then the count is the test's, not the
+# weak model's).  Tests are named by their path in the corpus: auto/ and
+# manual/ share some file names.
 slow() {
-	awk -F'\t' -v budget="$budget" '
+	awk -F'\t' -v budget="$budget" -v corpus="$corpus/" '
 	FNR == 1 { m = FILENAME; sub(/.*\//, "", m); sub(/\.tsv$/, "", m)
 		   if (!(m in seen)) { seen[m] = 1; order[++nm] = m } }
 	{
-		name = $1; sub(/.*\//, "", name); sub(/\.litmus$/, "", name)
+		name = $1
+		if (index(name, corpus) == 1)
+			name = substr(name, length(corpus) + 1)
+		sub(/\.litmus$/, "", name)
 		ex = $5 == "exhaustive"
 		ms = ex ? $6 + 0 : -1
 		cell[name, m] = ex ? sprintf("%d / %.1f", $4, ms) : sprintf(">%d / >%g", $4, budget * 1000)
