@@ -135,6 +135,11 @@ PR_NO_TSAN void dpor_analyse(struct pr_tree *t)
 	uint32_t count[PR_MAX_PROCS] = { 0 };
 	pr_procset present = 0;
 
+	/* A run that failed in its set-up has no step, so no race. */
+	if (n == 0) {
+		d->kept = 0;
+		return;
+	}
 	keep = d->kept < t->fresh ? d->kept : t->fresh;
 	fe = t->fresh < n ? t->fresh : n;
 	if (keep > fe)
