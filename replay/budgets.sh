@@ -116,9 +116,10 @@ for s in $scenarios; do
 	rc=$?
 	got=$(json kind)
 	run=$(json run)
-	stored=$(cd "$srcdir" && ls traces/scenarios/"$name"-seed1-run*.trace \
-		traces/scenarios/"$name"-dpor-run*.trace \
-		traces/scenarios/"$name"-dfs-run*.trace 2>/dev/null)
+	stored=$(cd "$srcdir" && for m in "" -tso -weak; do
+		ls traces/scenarios/"$name$m"-seed1-run*.trace \
+		   traces/scenarios/"$name$m"-dpor-run*.trace \
+		   traces/scenarios/"$name$m"-dfs-run*.trace; done 2>/dev/null)
 	want_run=$(echo "$stored" | sed -n 's/.*-run\([0-9]*\)\.trace$/\1/p')
 	test $rc -eq 1 && test "$got" = "$kind" && test "$run" = "$want_run"
 	ok $? "$name finds $kind within its budget with seed 1 (run $run; stored trace: run $want_run)"

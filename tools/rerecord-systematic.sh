@@ -17,9 +17,11 @@ for f in scenarios/*.scn; do
 	name=$(basename "$f" .scn)
 	[ -n "$all" ] || grep -Eq '^explore .*strategy (dfs|dpor)' "$f" || continue
 	grep -q '^expect pass' "$f" && continue
-	old=$(ls traces/scenarios/"$name"-dpor-run*.trace \
-		traces/scenarios/"$name"-dfs-run*.trace \
-		traces/scenarios/"$name"-seed*-run*.trace 2>/dev/null | head -n 1)
+	old=$(for m in "" -tso -weak; do
+		ls traces/scenarios/"$name$m"-dpor-run*.trace \
+		   traces/scenarios/"$name$m"-dfs-run*.trace \
+		   traces/scenarios/"$name$m"-seed*-run*.trace; done 2>/dev/null |
+		head -n 1)
 	[ -n "$old" ] || continue
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-rerecord.XXXXXX")
 	"$PAGERACE" explore -q --trace-dir "$tmp" --seed 1 "$f" \

@@ -113,7 +113,7 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 {
 	struct pr_trace t;
 	char err[512], num[32];
-	int rc;
+	int rc, fresh = 0;
 
 	if (o->output && path[0] == '\0') {
 		snprintf(path, pathlen, "%s", o->output);
@@ -123,8 +123,19 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 				pr_argv0, o->trace_dir, strerror(errno));
 			return -1;
 		}
-		char what[64];
+		char what[64], model[48] = "";
 
+		/*
+		 * The name says what a run depends on besides the program:
+		 * the memory model (when not sc), the flavour (when TSan),
+		 * the seed or the systematic search, and the run.  Protocol,
+		 * knobs and the rest live in the trace; a name another trace
+		 * already holds gets a "-2" suffix (pr_trace_write_new).
+		 */
+		if (o->memory != PR_MEM_SC)
+			snprintf(model, sizeof(model), "-%s", pr_mem_name(o->memory));
+		if (pr_trace_build_flavour() == PR_TRACE_TSAN)
+			strncat(model, "-tsan", sizeof(model) - strlen(model) - 1);
 		/* A systematic search has no seed; its shards number alike. */
 		if (explore_systematic(o->strategy) && o->shards)
 			snprintf(what, sizeof(what), "%s-shard%uof%u", o->strategy,
@@ -134,8 +145,9 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 		else
 			snprintf(what, sizeof(what), "seed%llu",
 				 (unsigned long long)o->seed);
-		snprintf(path, pathlen, "%s/%s-%s-run%llu.trace", o->trace_dir,
-			 tg->short_name, what, (unsigned long long)run);
+		snprintf(path, pathlen, "%s/%s%s-%s-run%llu.trace", o->trace_dir,
+			 tg->short_name, model, what, (unsigned long long)run);
+		fresh = 1;
 	}
 	pr_trace_init(&t);
 	t.program = (char *)tg->name;
@@ -150,7 +162,9 @@ static int save_trace(const struct target *tg, const struct explore_opts *o,
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)o->run.max_steps);
 	pr_trace_set_option(&t, "max-steps", num);
 	variant_to_options(&t);
-	rc = pr_trace_write(path, &t, err, sizeof(err));
+	/* -o names the file to write; a trace folder's files are never replaced. */
+	rc = fresh ? pr_trace_write_new(path, pathlen, &t, err, sizeof(err))
+		   : pr_trace_write(path, &t, err, sizeof(err));
 	/* The strings and the schedule are borrowed: only free the options. */
 	t.program = t.strategy = t.program_text = NULL;
 	pr_schedule_init(&t.sched);
@@ -452,6 +466,11 @@ int cmd_explore(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	if (explore_parse_opts(argc, argv, o))
 		return EXIT_BADINPUT;
+	if (o->output && pr_outfile_is(o->output, argv[optind])) {
+		fprintf(stderr, "%s explore: error: %s: the output is the program being explored\n",
+			pr_argv0, o->output);
+		return EXIT_BADINPUT;
+	}
 	if (target_resolve(argv[optind], &st.tg))
 		return EXIT_BADINPUT;
 	if (st.tg.scn)
@@ -465,6 +484,13 @@ int cmd_explore(int argc, char **argv)
 	if (explore_systematic(o->strategy) && !(o->set & SET_RUNS) &&
 	    !(st.tg.scn && st.tg.scn->explore.runs))
 		o->runs = 1000000;
+	/* Run indices are 64-bit: the last one must not wrap. */
+	if (o->first_run > (o->time_budget > 0 ? INT64_MAX : UINT64_MAX - o->runs)) {
+		fprintf(stderr, "%s explore: error: --first-run %" PRIu64 " with %" PRIu64 " runs passes the last run index, %" PRIu64 "\n",
+			pr_argv0, o->first_run, o->runs, UINT64_MAX);
+		target_release(&st.tg);
+		return EXIT_BADINPUT;
+	}
 	if (explore_needs_steps(o->strategy) && o->params.pct_steps == 0) {
 		o->params.pct_steps = pr_pct_calibrate(st.tg.prog, &o->run,
 						       o->seed);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,7 @@ static void explore_usage(FILE *f)
 "      --pct-steps K     PCT's estimated run length, over which pos and\n"
 "                        the portfolio spread interrupts (default: measured)\n"
 "      --max-steps N     a run longer than N steps is a livelock (default 100000)\n"
-"      --memory MODEL    sc (default: sequential consistency), tso (x86\n"
+"  -m, --memory MODEL    sc (default: sequential consistency), tso (x86\n"
 "                        store buffers) or weak (the kernel's memory model)\n"
 "  -p, --protocol P      page-cache protocol: locked, v2 (default), merged\n"
 "  -K, --knob NAME       plant a known bug back (repeatable; see doc/variants.md)\n"
@@ -83,7 +84,7 @@ static const struct option long_opts[] = {
 	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
 	{ "preemption-bound", required_argument, NULL, OPT_BOUND },
 	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
-	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "memory", required_argument, NULL, 'm' },
 	{ "protocol", required_argument, NULL, 'p' },
 	{ "knob", required_argument, NULL, 'K' },
 	{ "radix-shift", required_argument, NULL, OPT_RADIX_SHIFT },
@@ -103,6 +104,13 @@ static const struct option long_opts[] = {
 static int bad_number(const char *opt, const char *arg)
 {
 	fprintf(stderr, "%s explore: error: %s needs a whole number, not '%s'\n",
+		pr_argv0, opt, arg);
+	return -1;
+}
+
+static int bad_positive(const char *opt, const char *arg)
+{
+	fprintf(stderr, "%s explore: error: %s needs a whole number of at least 1, not '%s'\n",
 		pr_argv0, opt, arg);
 	return -1;
 }
@@ -147,7 +155,7 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 	pr_run_options_default(&o->run);
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qhp:K:j:", long_opts,
+	while ((c = getopt_long(argc, argv, "s:n:t:d:ko:qhp:K:j:m:", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -156,7 +164,7 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 			break;
 		case 'n':
 			if (parse_u64(optarg, &o->runs) || o->runs == 0)
-				return bad_number("--runs", optarg);
+				return bad_positive("--runs", optarg);
 			o->set |= SET_RUNS;
 			break;
 		case OPT_FIRST:
@@ -189,7 +197,7 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 		case OPT_PCT_STEPS:
 			if (parse_u64(optarg, &o->params.pct_steps) ||
 			    o->params.pct_steps == 0)
-				return bad_number("--pct-steps", optarg);
+				return bad_positive("--pct-steps", optarg);
 			o->set |= SET_PCT_STEPS;
 			break;
 		case OPT_BOUND:
@@ -209,10 +217,14 @@ int explore_parse_opts(int argc, char **argv, struct explore_opts *o)
 			break;
 		case OPT_MAX_STEPS:
 			if (parse_u64(optarg, &o->run.max_steps) ||
-			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX)
-				return bad_number("--max-steps", optarg);
+			    o->run.max_steps == 0 || o->run.max_steps > UINT32_MAX) {
+				fprintf(stderr, "%s explore: error: --max-steps needs a number from 1 to %" PRIu32 ", not '%s'\n",
+					pr_argv0, UINT32_MAX, optarg);
+				return -1;
+			}
 			o->set |= SET_MAX_STEPS;
 			break;
+		case 'm':
 		case OPT_MEMORY:
 			if (cli_memory_parse(optarg, "explore", &o->memory))
 				return -1;

@@ -48,6 +48,7 @@ struct shared {
 struct chunk_hdr {
 	uint64_t size;			/* of the whole message */
 	uint64_t chunk;
+	uint64_t first;			/* the chunk's first run */
 	uint64_t done;
 	uint32_t nfail;
 	uint32_t noutcomes;		/* then noutcomes + 1 uint64_t */
@@ -189,6 +190,7 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 			end = st->len;
 		memset(&h, 0, sizeof(h));
 		h.chunk = c;
+		h.first = st->lo + start;
 		h.noutcomes = (uint32_t)nout;
 		b.n = 0;
 		buf_put(&b, &h, sizeof(h));
@@ -373,8 +375,11 @@ static int merge_chunk(struct explore_state *st, const struct msg *m,
 		}
 		rc = explore_failure(st, fh.run, &fh.res, &sched);
 		free(sched.seg);
-		if (rc)
+		if (rc) {
+			/* One process stops right after this run: count alike. */
+			st->done -= h.done - (fh.run - h.first + 1);
 			return -2;
+		}
 		if (!st->o.keep_going) {
 			*stopped = 1;
 			break;

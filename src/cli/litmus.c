@@ -161,9 +161,10 @@ int litmus_save_trace(const struct litmus_opts *o, const struct target *tg,
 			"folder: %s\n", pr_argv0, o->trace_dir, strerror(errno));
 		return -1;
 	}
-	snprintf(path, pathlen, "%s/%s-%s-%s-run%llu.trace", o->trace_dir,
-		 tg->short_name, o->memory, o->strategy,
-		 (unsigned long long)run);
+	snprintf(path, pathlen, "%s/%s-%s%s-%s-run%llu.trace", o->trace_dir,
+		 tg->short_name, o->memory,
+		 pr_trace_build_flavour() == PR_TRACE_TSAN ? "-tsan" : "",
+		 o->strategy, (unsigned long long)run);
 	pr_trace_init(&t);
 	t.program = (char *)tg->name;
 	t.program_text = tg->text;
@@ -177,7 +178,7 @@ int litmus_save_trace(const struct litmus_opts *o, const struct target *tg,
 	pr_trace_set_option(&t, "max-steps", num);
 	pr_trace_set_option(&t, "protocol", variant_protocol_name(variant.protocol));
 	pr_trace_set_option(&t, "knobs", "none");
-	rc = pr_trace_write(path, &t, err, sizeof(err));
+	rc = pr_trace_write_new(path, pathlen, &t, err, sizeof(err));
 	t.program = t.strategy = t.program_text = NULL;
 	pr_schedule_init(&t.sched);
 	pr_trace_free(&t);

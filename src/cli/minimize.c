@@ -9,6 +9,7 @@
 #include "cli/explore.h"
 #include "report/minimize.h"
 #include "trace/trace.h"
+#include "util/outfile.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -50,6 +51,8 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+#define OUT_MAX	4096	/* the longest output name */
+
 /*
  * EXPLORE_TRACE_DIR/NAME.min.trace for TRACE .../NAME.trace: beside the
  * traces explore saves, never beside the input (which may be a fixture
@@ -65,7 +68,7 @@ static char *default_output(const char *in)
 	n = strlen(b);
 	if (n > 6 && !strcmp(b + n - 6, ".trace"))
 		n -= 6;
-	out = malloc(sizeof(EXPLORE_TRACE_DIR) + n + 16);
+	out = malloc(OUT_MAX);	/* room for pr_trace_write_new's suffix */
 	if (!out)
 		return NULL;
 	if (mkdir(EXPLORE_TRACE_DIR, 0777) && errno != EEXIST) {
@@ -74,7 +77,7 @@ static char *default_output(const char *in)
 		free(out);
 		return NULL;
 	}
-	sprintf(out, "%s/%.*s.min.trace", EXPLORE_TRACE_DIR, (int)n, b);
+	snprintf(out, OUT_MAX, "%s/%.*s.min.trace", EXPLORE_TRACE_DIR, (int)n, b);
 	return out;
 }
 
@@ -143,6 +146,11 @@ int cmd_minimize(int argc, char **argv)
 			optind >= argc ? "which trace?" : "exactly one trace, please");
 		return EXIT_BADINPUT;
 	}
+	if (out_arg && pr_outfile_is(out_arg, argv[optind])) {
+		fprintf(stderr, "%s minimize: error: %s: the output is the trace being minimised\n",
+			pr_argv0, out_arg);
+		return EXIT_BADINPUT;
+	}
 	if (replay_load(argv[optind], &t, &tg, &ro))
 		return EXIT_BADINPUT;
 	interrupt_catch();
@@ -185,7 +193,9 @@ int cmd_minimize(int argc, char **argv)
 		fprintf(stderr, "%s minimize: error: out of memory\n", pr_argv0);
 		goto out;
 	}
-	if (pr_trace_write(out, &t, err, sizeof(err))) {
+	/* -o names the file; the default name never replaces a trace. */
+	if (out_arg ? pr_trace_write(out, &t, err, sizeof(err))
+		    : pr_trace_write_new(out, OUT_MAX, &t, err, sizeof(err))) {
 		fprintf(stderr, "%s minimize: error: %s\n", pr_argv0, err);
 		goto out;
 	}

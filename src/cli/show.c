@@ -127,6 +127,11 @@ int cmd_show(int argc, char **argv)
 			optind >= argc ? "which trace?" : "exactly one trace, please");
 		return EXIT_BADINPUT;
 	}
+	if (out && pr_outfile_is(out, argv[optind])) {
+		fprintf(stderr, "%s show: error: %s: the output is the trace being shown\n",
+			pr_argv0, out);
+		return EXIT_BADINPUT;
+	}
 	if (replay_load(argv[optind], &t, &tg, &ro))
 		return EXIT_BADINPUT;
 	pr_event_log_init(&log);

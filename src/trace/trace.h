@@ -143,6 +143,16 @@ int pr_trace_write(const char *path, const struct pr_trace *t, char *err,
 		   size_t errlen);
 
 /*
+ * Write @t as a new trace named @path (a buffer of @pathlen bytes): never
+ * replacing a file, as pr_outfile_write_new() does.  A name held by a
+ * different file gets the next free "-2", "-3", ... before ".trace"; one
+ * held by the identical trace is reused.  @path then names the file that
+ * holds @t.  Returns 0 or -1 with @err as pr_trace_write().
+ */
+int pr_trace_write_new(char *path, size_t pathlen, const struct pr_trace *t,
+		       char *err, size_t errlen);
+
+/*
  * The same text to a stream.  Returns 0, or -1 (errno EINVAL if
  * pr_trace_check() fails, in which case nothing is written; EIO if the
  * stream reports an error).

@@ -586,3 +586,16 @@ int pr_trace_write(const char *path, const struct pr_trace *t, char *err,
 	}
 	return pr_outfile_write(path, fill_trace, (void *)t, err, errlen);
 }
+
+int pr_trace_write_new(char *path, size_t pathlen, const struct pr_trace *t,
+		       char *err, size_t errlen)
+{
+	char msg[256];
+
+	if (pr_trace_check(t, msg, sizeof(msg))) {
+		seterr(err, errlen, "%s: %s", path, msg);
+		return -1;
+	}
+	return pr_outfile_write_new(path, pathlen, ".trace", fill_trace,
+				    (void *)t, err, errlen);
+}

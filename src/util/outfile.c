@@ -133,38 +133,45 @@ static void sync_dir(const char *path)
 	}
 }
 
-/*
- * A regular file: TARGET.tmp.PID, then rename.  SIGINT, SIGTERM and
- * SIGHUP are held while the temporary exists, so an interrupt never
- * leaves one behind: it is delivered once the file is renamed or removed.
- */
-static int write_replace(const char *path, const struct stat *old,
-			 int (*fill)(FILE *, void *, char *, size_t),
-			 void *arg, char *err, size_t errlen)
+/* The signals held while a temporary exists (see write_temp). */
+static void hold_signals(sigset_t *saved)
 {
-	char msg[256] = "", *tmp;
-	size_t n = strlen(path) + 32;
-	sigset_t hold, saved;
-	FILE *f = NULL;
-	int fd, rc = -1;
+	sigset_t hold;
 
-	if (!(tmp = malloc(n))) {
-		seterr(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
 	sigemptyset(&hold);
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hold, &saved);
+	sigprocmask(SIG_BLOCK, &hold, saved);
+}
+
+/*
+ * Fill "@path.tmp.PID" whole and sync it; returns its malloc'ed name, or
+ * NULL with @err set (naming @path, the file the user asked for).  The
+ * caller holds SIGINT, SIGTERM and SIGHUP until the temporary is renamed,
+ * linked or removed, so an interrupt never leaves one behind.
+ */
+static char *write_temp(const char *path, const struct stat *old,
+			int (*fill)(FILE *, void *, char *, size_t),
+			void *arg, char *err, size_t errlen)
+{
+	char msg[256] = "", *tmp;
+	size_t n = strlen(path) + 32;
+	FILE *f = NULL;
+	int fd;
+
+	if (!(tmp = malloc(n))) {
+		seterr(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 		  old ? (old->st_mode & 07777) : 0666);
 	if (fd < 0) {
-		/* Name the file the user asked for, not our temporary. */
 		seterr(err, errlen, "%s: cannot create: %s", path,
 		       strerror(errno));
-		goto out;
+		free(tmp);
+		return NULL;
 	}
 	if (old)	/* a replaced file keeps its permissions */
 		(void)fchmod(fd, old->st_mode & 07777);
@@ -189,20 +196,143 @@ static int write_replace(const char *path, const struct stat *old,
 		       strerror(errno));
 		goto fail;
 	}
-	if (rename(tmp, path)) {
-		seterr(err, errlen, "%s: cannot rename %s over it: %s", path,
-		       tmp, strerror(errno));
-		goto fail;
-	}
-	sync_dir(path);
-	rc = 0;
-	goto out;
+	return tmp;
 fail:
 	if (f)
 		fclose(f);
 	unlink(tmp);
+	free(tmp);
+	return NULL;
+}
+
+/* A regular file: TARGET.tmp.PID, then rename over TARGET. */
+static int write_replace(const char *path, const struct stat *old,
+			 int (*fill)(FILE *, void *, char *, size_t),
+			 void *arg, char *err, size_t errlen)
+{
+	sigset_t saved;
+	char *tmp;
+	int rc = -1;
+
+	hold_signals(&saved);
+	tmp = write_temp(path, old, fill, arg, err, errlen);
+	if (!tmp)
+		goto out;
+	if (rename(tmp, path)) {
+		seterr(err, errlen, "%s: cannot rename %s over it: %s", path,
+		       tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	sync_dir(path);
+	rc = 0;
 out:
 	sigprocmask(SIG_SETMASK, &saved, NULL);
+	free(tmp);
+	return rc;
+}
+
+/* Are @a and @b both regular files with the same bytes? */
+static int same_bytes(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	FILE *fa = NULL, *fb = NULL;
+	int same = 0, ca, cb;
+
+	if (lstat(a, &sa) || lstat(b, &sb) || !S_ISREG(sa.st_mode) ||
+	    !S_ISREG(sb.st_mode) || sa.st_size != sb.st_size)
+		return 0;
+	fa = fopen(a, "rb");
+	fb = fopen(b, "rb");
+	if (!fa || !fb)
+		goto out;
+	do {
+		ca = getc(fa);
+		cb = getc(fb);
+	} while (ca == cb && ca != EOF);
+	same = ca == cb && !ferror(fa) && !ferror(fb);
+out:
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/*
+ * Give @tmp the name @name without replacing anything: link(2) fails
+ * with EEXIST where rename(2) would replace.  On a file system without
+ * hard links, an O_EXCL placeholder claims the name first.  Returns 0,
+ * 1 if the name is taken, -1 on another error (errno set).
+ */
+static int claim_name(const char *tmp, const char *name)
+{
+	int fd;
+
+	if (!link(tmp, name))
+		return 0;
+	if (errno == EEXIST)
+		return 1;
+	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP &&
+	    errno != EMLINK)
+		return -1;
+	fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0666);
+	if (fd < 0)
+		return errno == EEXIST ? 1 : -1;
+	close(fd);
+	return rename(tmp, name) ? -1 : 0;
+}
+
+int pr_outfile_write_new(char *path, size_t pathlen, const char *ext,
+			 int (*fill)(FILE *f, void *arg, char *msg, size_t msglen),
+			 void *arg, char *err, size_t errlen)
+{
+	size_t plen = strlen(path), elen = strlen(ext), stem;
+	char *name = NULL, *tmp;
+	sigset_t saved;
+	int rc = -1, taken;
+
+	if (!plen) {
+		seterr(err, errlen, "an empty file name");
+		return -1;
+	}
+	stem = plen >= elen && !strcmp(path + plen - elen, ext) ? plen - elen
+								 : plen;
+	hold_signals(&saved);
+	tmp = write_temp(path, NULL, fill, arg, err, errlen);
+	if (!tmp)
+		goto out;
+	if (!(name = malloc(pathlen))) {
+		seterr(err, errlen, "%s: out of memory", path);
+		goto drop;
+	}
+	for (unsigned k = 1; ; k++) {
+		if (k == 1)
+			snprintf(name, pathlen, "%s", path);
+		else if ((size_t)snprintf(name, pathlen, "%.*s-%u%s", (int)stem,
+					  path, k, path + stem) >= pathlen ||
+			 k == 100000) {
+			seterr(err, errlen, "%s: no free name beside it", path);
+			goto drop;
+		}
+		taken = claim_name(tmp, name);
+		if (taken < 0) {
+			seterr(err, errlen, "%s: cannot create: %s", name,
+			       strerror(errno));
+			goto drop;
+		}
+		if (!taken || same_bytes(tmp, name))
+			break;
+	}
+	snprintf(path, pathlen, "%s", name);
+	sync_dir(path);
+	rc = 0;
+drop:
+	unlink(tmp);	/* a link's other name, or the unused temporary */
+out:
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	free(name);
 	free(tmp);
 	return rc;
 }
@@ -245,6 +375,14 @@ int pr_outfile_write(const char *path,
 	}
 	free(real);
 	return rc;
+}
+
+int pr_outfile_is(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	return !stat(out, &so) && !stat(in, &si) && so.st_dev == si.st_dev &&
+	       so.st_ino == si.st_ino;
 }
 
 int pr_outfile_clean_stale(const char *dir)

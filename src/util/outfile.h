@@ -30,6 +30,27 @@ int pr_outfile_write(const char *path,
 		     void *arg, char *err, size_t errlen);
 
 /*
+ * Write a new file named @path (a buffer of @pathlen bytes ending in
+ * @ext, e.g. ".trace"): never replace one.  The whole output goes to a
+ * temporary first, then is linked to the name, which fails rather than
+ * replace what another run or process put there.  If the name is taken
+ * by a regular file with the very same bytes (the same run made again:
+ * output is deterministic), that file is the result; if by anything
+ * else, the next free "STEM-2EXT", "STEM-3EXT", ... is used.  On success
+ * @path holds the name that holds the output.  Returns 0, or -1 with
+ * "PATH: what went wrong" in @err.
+ */
+int pr_outfile_write_new(char *path, size_t pathlen, const char *ext,
+			 int (*fill)(FILE *f, void *arg, char *msg, size_t msglen),
+			 void *arg, char *err, size_t errlen);
+
+/*
+ * Is @out the same file as @in (one inode, past symbolic links)?  A
+ * command refuses to write its output over one of its inputs.
+ */
+int pr_outfile_is(const char *out, const char *in);
+
+/*
  * Remove "*.trace.tmp.PID" files in directory @dir whose process PID no longer
  * exists (left by a process killed while writing).  Returns how many were
  * removed; a missing directory is 0.
