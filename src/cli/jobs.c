@@ -55,7 +55,8 @@ struct chunk_hdr {
 };
 
 /* A failure record: this header, then nseg segments, each a struct
- * seg_rec and its NUL-terminated end label. */
+ * seg_rec and its NUL-terminated end label, then the chunk's outcome
+ * counts up to and including this run (noutcomes + 1 uint64_t). */
 struct fail_hdr {
 	uint64_t run;
 	struct pr_run_result res;
@@ -211,6 +212,12 @@ static void worker(struct explore_state *st, struct shared *sh, int fd,
 					st->lo + r, &rec, &res)) {
 				h.nfail++;
 				put_failure(&b, st->lo + r, &res, &rec);
+				/* The chunk's counts up to this run. */
+				for (int i = 0; i <= nout && scn; i++) {
+					delta = (i < nout ? scn->outcome[i].seen
+							  : scn->unclassified) - before[i];
+					buf_put(&b, &delta, sizeof(delta));
+				}
 				if (!o->keep_going) {
 					atomic_min(&sh->stop_at, r);
 					break;
@@ -324,6 +331,15 @@ static int replace(struct explore_state *st, struct shared *sh, struct wk *w,
 	return spawn(st, sh, w, n, i, csize) ? -1 : 1;
 }
 
+/* Add @v (mod 2^64: it may take back) to outcome @i, or unclassified. */
+static void add_outcome(struct scenario *scn, uint32_t i, uint64_t v)
+{
+	if (i < (uint32_t)scn->noutcomes)
+		scn->outcome[i].seen += v;
+	else
+		scn->unclassified += v;
+}
+
 /* Merge one chunk: counts, outcomes, failures in run order. */
 static int merge_chunk(struct explore_state *st, const struct msg *m,
 		       int *stopped)
@@ -331,7 +347,7 @@ static int merge_chunk(struct explore_state *st, const struct msg *m,
 	struct chunk_hdr h;
 	struct scenario *scn = st->tg.scn;
 	const char *p = m->p + sizeof(h), *end = m->p + m->n;
-	uint64_t v;
+	uint64_t v, chunk_seen[SCN_MAX_OUTCOMES + 1], upto[SCN_MAX_OUTCOMES + 1];
 
 	memcpy(&h, m->p, sizeof(h));
 	if (scn && h.noutcomes != (uint32_t)scn->noutcomes)
@@ -339,10 +355,8 @@ static int merge_chunk(struct explore_state *st, const struct msg *m,
 	for (uint32_t i = 0; scn && i <= h.noutcomes; i++) {
 		memcpy(&v, p, sizeof(v));
 		p += sizeof(v);
-		if (i < h.noutcomes)
-			scn->outcome[i].seen += v;
-		else
-			scn->unclassified += v;
+		add_outcome(scn, i, v);
+		chunk_seen[i] = v;
 	}
 	st->done += h.done;
 	for (uint32_t f = 0; f < h.nfail; f++) {
@@ -373,11 +387,25 @@ static int merge_chunk(struct explore_state *st, const struct msg *m,
 			sched.seg[i].end_label = p;
 			p += sr.label_len;
 		}
+		for (uint32_t i = 0; scn && i <= h.noutcomes; i++) {
+			if ((size_t)(end - p) < sizeof(upto[i])) {
+				free(sched.seg);
+				return -1;
+			}
+			memcpy(&upto[i], p, sizeof(upto[i]));
+			p += sizeof(upto[i]);
+		}
 		rc = explore_failure(st, fh.run, &fh.res, &sched);
 		free(sched.seg);
 		if (rc) {
-			/* One process stops right after this run: count alike. */
+			/*
+			 * One process stops right after this run (its trace
+			 * could not be saved): count the runs and outcomes
+			 * alike, whatever else the chunk ran.
+			 */
 			st->done -= h.done - (fh.run - h.first + 1);
+			for (uint32_t i = 0; scn && i <= h.noutcomes; i++)
+				add_outcome(scn, i, upto[i] - chunk_seen[i]);
 			return -2;
 		}
 		if (!st->o.keep_going) {
