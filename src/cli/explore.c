@@ -414,6 +414,8 @@ static void print_summary(struct explore_state *st, double elapsed)
 	s.nfailed = st->nfailed;
 	s.failed = st->failed;
 	if (st->tg.scn) {
+		s.expect = st->tg.scn->expect_pass ? "pass" :
+			   st->tg.scn->expect[0] ? st->tg.scn->expect : NULL;
 		s.has_outcomes = 1;
 		fill_outcomes(st->tg.scn, outcomes, &s.noutcomes);
 		s.outcomes = outcomes;

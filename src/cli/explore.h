@@ -197,12 +197,22 @@ struct explore_summary {
 	int systematic;		/* dfs, dpor: print what the search covered */
 	uint64_t executions, blocked;
 	int complete, bound, bound_cut, stopped;	/* STOP_* */
+	/* a scenario's expect line: a verdict kind, "pass", NULL: none */
+	const char *expect;
 };
 
 /* summary.c: one JSON object on one line. */
 void explore_summary_print(FILE *f, const struct explore_summary *s);
 /* summary.c: the text summary: counts line, outcome table, interruption. */
 void explore_summary_text(FILE *f, const struct explore_summary *s);
+/*
+ * summary.c: was @s's expect line met?  1 or 0, and in @why (if not
+ * NULL) what was found: "run #252 is a double-free", "no failure in 2000
+ * runs", "the first failure is bad-page (run #7)".  An expected kind is
+ * met by any failure of that kind the summary lists (-k lists several);
+ * "pass" by no failure at all.  -1 if @s has no expectation.
+ */
+int explore_expect_met(const struct explore_summary *s, char *why, size_t len);
 /* "1 failure", "2 failures": @n and @word, plural unless n is 1. */
 const char *plural(uint64_t n, const char *word, char *buf, size_t len);
 /* "193rd": the ordinal of @n. */

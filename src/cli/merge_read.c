@@ -27,7 +27,8 @@ static const char *const keys_v1[] = {
 };
 static const char *const keys_v2[] = {
 	"schema", "interrupted", "signal", "protocol", "knobs", "radix_shift",
-	"max_steps", "memory", "failed_runs", "outcomes", "unclassified", NULL
+	"max_steps", "memory", "failed_runs", "outcomes", "unclassified",
+	"expect", "expect_met", NULL
 };
 
 static int known_key(const char *key, int schema)
@@ -123,6 +124,7 @@ static int load_v2(struct shard_in *in, json_t *root)
 	    get_str(in, root, "signal", &s->signal) ||
 	    get_str(in, root, "protocol", &s->protocol) ||
 	    get_str(in, root, "memory", &s->memory) ||
+	    get_str(in, root, "expect", &s->expect) ||
 	    get_u64(in, root, "radix_shift", &v, &have) ||
 	    get_u64(in, root, "max_steps", &s->max_steps, NULL) ||
 	    get_u64(in, root, "unclassified", &s->unclassified, NULL))

@@ -135,6 +135,14 @@ void explore_summary_print(FILE *f, const struct explore_summary *s)
 		}
 		putc(']', f);
 	}
+	if (s->expect) {
+		char why[160];
+
+		fprintf(f, ",\"expect\":");
+		pr_json_string(f, s->expect);
+		fprintf(f, ",\"expect_met\":%s",
+			explore_expect_met(s, why, sizeof(why)) ? "true" : "false");
+	}
 	if (s->has_outcomes) {
 		fprintf(f, ",\"outcomes\":[");
 		for (size_t i = 0; i < s->noutcomes; i++) {
@@ -150,6 +158,48 @@ void explore_summary_print(FILE *f, const struct explore_summary *s)
 		fprintf(f, "],\"unclassified\":%" PRIu64, s->unclassified);
 	}
 	fprintf(f, "}\n");
+}
+
+int explore_expect_met(const struct explore_summary *s, char *why, size_t len)
+{
+	char nth[32], runs[48];
+
+	if (!s->expect)
+		return -1;
+	if (!strcmp(s->expect, "pass")) {
+		if (!s->failures) {
+			snprintf(why, len, "no failure in %s",
+				 plural(s->runs, "run", runs, sizeof(runs)));
+			return 1;
+		}
+		snprintf(why, len, "run #%" PRIu64 " is a %s", s->ff_run,
+			 s->has_first ? s->ff_kind : "failure");
+		return 0;
+	}
+	for (size_t i = 0; i < s->nfailed; i++)
+		if (!strcmp(s->failed[i].kind, s->expect)) {
+			snprintf(why, len, "run #%" PRIu64 " (the %s) is a %s",
+				 s->failed[i].run,
+				 ordinal(s->failed[i].run + 1, nth, sizeof(nth)),
+				 s->expect);
+			return 1;
+		}
+	if (s->has_first && !strcmp(s->ff_kind, s->expect)) {
+		snprintf(why, len, "run #%" PRIu64 " is a %s", s->ff_run,
+			 s->expect);
+		return 1;
+	}
+	if (s->has_first)
+		snprintf(why, len, "the failure found is %s (run #%" PRIu64 ")%s",
+			 s->ff_kind, s->ff_run,
+			 s->nfailed > 1 ? ", and no other failure is one" : "");
+	else if (s->failures)
+		snprintf(why, len, "%" PRIu64 " failures, none of them one",
+			 s->failures);
+	else
+		snprintf(why, len, "no failure in %s",
+			 plural(s->runs, "run", runs, sizeof(runs)));
+	return 0;
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -191,6 +241,13 @@ void explore_summary_text(FILE *f, const struct explore_summary *s)
 			s->elapsed > 0 ? s->runs / s->elapsed : 0.0);
 	if (s->coverage)
 		fprintf(f, "coverage: %s\n", s->coverage);
+	if (s->expect) {
+		char why[160];
+		int met = explore_expect_met(s, why, sizeof(why));
+
+		fprintf(f, "expect:   %s: %s: %s\n", s->expect,
+			met ? "met" : "NOT MET", why);
+	}
 	text_outcomes(f, s);
 	if (s->interrupted) {
 		fprintf(f, "%s: interrupted by %s after %" PRIu64, s->program,

@@ -142,10 +142,21 @@ PR_NO_TSAN enum kasan_state kasan_get(int pool, unsigned int index)
 						 __ATOMIC_RELAXED);
 }
 
+static kasan_observer observer;	/* report/lifetime.c, replay only */
+
+PR_NO_TSAN void kasan_set_observer(kasan_observer fn)
+{
+	observer = fn;
+}
+
 PR_NO_TSAN void kasan_set(int pool, unsigned int index, enum kasan_state s)
 {
-	__atomic_store_n(&shadow[pools[pool].first + index], (unsigned char)s,
-			 __ATOMIC_RELAXED);
+	unsigned char *sh = &shadow[pools[pool].first + index];
+
+	if (__builtin_expect(observer != NULL, 0) && s != KASAN_FREE)
+		observer(kasan_object(pool, index),
+			 (enum kasan_state)__atomic_load_n(sh, __ATOMIC_RELAXED), s);
+	__atomic_store_n(sh, (unsigned char)s, __ATOMIC_RELAXED);
 }
 
 PR_NO_TSAN void *kasan_object(int pool, unsigned int index)

@@ -83,6 +83,18 @@ const char *kasan_state_name(enum kasan_state s);
 void kasan_rcu_queued(const void *head, uint64_t stamp);
 void kasan_rcu_done(const void *head);
 
+/*
+ * A report's view of object lifetimes: while set, @fn is told of every
+ * allocation (ALLOCATED), free (FREED) and call_rcu (RCU_PENDING) of a
+ * pool object, and of the end of its grace period (RCU_PENDING to
+ * ALLOCATED), with the object's address and its old and new state, from
+ * inside the step that made it.  NULL while exploring (one untaken branch per shadow change); the
+ * report sets it for a rich replay only.
+ */
+typedef void (*kasan_observer)(const void *obj, enum kasan_state old,
+			       enum kasan_state s);
+void kasan_set_observer(kasan_observer fn);
+
 /**
  * kasan_obj_name - name the pool object containing @addr
  *

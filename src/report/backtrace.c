@@ -363,6 +363,7 @@ static int is_runtime(const struct pr_frame *f)
 	static const char *const names[] = {
 		"decide", "switch_to", "fiber_entry", "run_event",
 		"on_step", "on_decision", "push_special", "??",
+		"on_shadow", "kasan_set",	/* lifetime.c's notes */
 	};
 
 	if (!strncmp(f->file, "src/report/", 11) ||

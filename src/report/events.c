@@ -11,6 +11,7 @@
  */
 #include "runtime/tsan.h"
 #include "report/events.h"
+#include "report/lifetime.h"
 #include "report/memnotes.h"
 #include "kernel/irq.h"
 #include "kernel/rcu.h"
@@ -42,6 +43,7 @@ PR_NO_TSAN void pr_event_log_free(struct pr_event_log *log)
 	free(log->ev);
 	free(log->sw);
 	free(log->mem);
+	free(log->life);
 	pr_event_log_init(log);
 }
 
@@ -289,7 +291,9 @@ PR_NO_TSAN int pr_events_replay(struct pr_event_log *log, const struct pr_progra
 	pr_set_step_observer(on_step);
 	pr_set_decision_observer(on_decision);
 	pr_mem_notes_begin(log);
+	pr_life_begin(log);
 	rc = pr_run_once(prog, strat, ro, seed, run, rec_sched, res);
+	pr_life_end();
 	pr_mem_notes_end();
 	pr_set_step_observer(NULL);
 	pr_set_decision_observer(NULL);

@@ -28,6 +28,10 @@
 enum {
 	PR_EV_EXIT = PR_K_NR,	/* the context finished */
 	PR_EV_IRET,		/* an interrupt handler returned */
+	/* lifetime notes (log->life, lifetime.c), not steps of their own */
+	PR_EV_ALLOC,		/* a pool object was allocated */
+	PR_EV_FREE,		/* ... freed */
+	PR_EV_RCU_QUEUE,	/* ... queued by call_rcu for freeing */
 };
 
 struct pr_event {
@@ -83,6 +87,13 @@ struct pr_event_log {
 	size_t nmem, memcap;
 	struct pr_switch *sw;
 	size_t nsw, swcap;
+	/*
+	 * Allocations, frees and call_rcu of pool objects, in order: each
+	 * an event with the step (and context) during which it happened,
+	 * ctx -1 for the program's set-up, and a backtrace.
+	 */
+	struct pr_event *life;
+	size_t nlife, lifecap;
 	int nctx;
 	char ctx_name[PR_MAX_CTX][32];
 	int ninj;

@@ -17,6 +17,7 @@
  * taking or lock taking is often half the story).
  */
 #include "report/report.h"
+#include "report/lifetime.h"
 #include "report/memnotes.h"
 #include "report/verdict.h"
 
@@ -135,6 +136,7 @@ int pr_report_init(struct pr_report *r, const struct pr_event_log *log,
 	if (r->fail >= 0)
 		r->important[r->fail] = 2;
 	pr_mem_mark_stale(r);
+	pr_report_lifetime_prepare(r);
 	for (size_t i = 0; i < log->n; i++)
 		if (r->important[i])
 			pr_symtab_add(r->st, &log->ev[i]);
@@ -293,6 +295,7 @@ void pr_report_text(FILE *f, struct pr_report *r)
 	}
 	if (r->fail < 0 && !r->nrel)
 		print_last_accesses(f, r, !!r->focus[0]);
+	pr_report_lifetime(f, r);
 	print_readers(f, r);
 	pr_report_memory(f, r);
 	fputc('\n', f);

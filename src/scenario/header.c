@@ -103,6 +103,7 @@ static const char *const verdict_kinds[] = {
 	"unexpected-outcome", "scenario", "bug", "out-of-bounds",
 	"invalid-free", "corrupt", "rcu-unbalanced", "rcu-unprotected",
 	"sleep-in-atomic", "preempt-imbalance", "bad-irq-enable", "torn-read",
+	"srcu-unbalanced",
 };
 
 void scn_parse_expect(struct parser *p)
