@@ -19,7 +19,9 @@
 
 struct lookup_key {
 	struct address_space *mapping;
-	unsigned long index;
+	unsigned long index;	/* SHADOW_ANY_INDEX for a gang lookup */
+	unsigned long start;	/* a gang lookup's first index ... */
+	unsigned int nr;	/* ... and how many pages it asks for */
 	const char *fn;
 };
 
@@ -45,10 +47,19 @@ struct page_shadow {
 	int lock_owner;		/* context + 2 (-1: setup); 0: unlocked */
 	const char *lock_fn;
 	const char *hold_fn;	/* who took the last hold: a lookup or @fn */
+	uint64_t stale_count;	/* step of reclaim's count check if it read
+				 * an older count (shadow_reclaim_counted) */
+	uint64_t missed_step;	/* reclaim took the page out after such a
+				 * check, at this step; 0: it did not */
+	uint64_t missed_check;	/* ... and its check's step */
+	const char *missed_fn;	/* the reclaimer */
 };
 
 static struct page_shadow *shadow;
 static unsigned long nr_shadow;
+
+static const char *reclaim_cause(const char *kind, const void *obj,
+				 char *why, size_t len);
 
 PR_NO_TSAN static struct page_shadow *ps(const struct page *page)
 {
@@ -77,6 +88,7 @@ PR_NO_TSAN void shadow_reset(void)
 	shadow = store;
 	nr_shadow = max_mapnr;
 	memset(shadow, 0, nr_shadow * sizeof(*shadow));
+	pr_set_fail_cause(reclaim_cause);
 	/* Slots no context ever used are still zero (pr_ctx_slots). */
 	memset(cpu_lookup, 0, (size_t)pr_ctx_slots() * sizeof(cpu_lookup[0]));
 }
@@ -101,6 +113,21 @@ PR_NO_TSAN void shadow_lookup_begin(struct address_space *mapping, unsigned long
 		k->fn = fn;
 	}
 	cpu_lookup[c].depth++;
+}
+
+PR_NO_TSAN void shadow_gang_lookup_begin(struct address_space *mapping,
+					 unsigned long start, unsigned int nr,
+					 const char *fn)
+{
+	struct lookup_key *k;
+	int c = self_slot();
+
+	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, fn);
+	if (cpu_lookup[c].depth <= MAX_NEST) {
+		k = &cpu_lookup[c].key[cpu_lookup[c].depth - 1];
+		k->start = start;
+		k->nr = nr;
+	}
 }
 
 PR_NO_TSAN void shadow_lookup_end(void)
@@ -177,11 +204,25 @@ PR_NO_TSAN static int seen_as_cached(void)
 	return pr_mem_on && pr_mem_last_load_old();
 }
 
+/* "find_get_page(m0, 4)", "find_get_pages(m0, 0, 16)": the lookup's call. */
+PR_NO_TSAN static const char *lookup_call(const struct lookup_key *k, char *buf,
+					  size_t len)
+{
+	char m[24];
+
+	mapping_name(k->mapping, m, sizeof(m));
+	if (k->index == SHADOW_ANY_INDEX)
+		snprintf(buf, len, "%s(%s, %lu, %u)", k->fn, m, k->start, k->nr);
+	else
+		snprintf(buf, len, "%s(%s, %lu)", k->fn, m, k->index);
+	return buf;
+}
+
 PR_NO_TSAN void shadow_lookup_found(struct page *page)
 {
 	struct lookup_key *k = current_key();
 	unsigned long flags;
-	char want[24], got[24];
+	char call[96], got[24];
 
 	if (!k)
 		return;
@@ -194,10 +235,9 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 	if (!page_model_owns(page)) {
 		char obj[32];
 
-		pr_fail("bad-lookup", page,
-			"%s(%s, %lu) returned %s, which is not a page",
-			k->fn, mapping_name(k->mapping, want, sizeof(want)),
-			k->index, pr_obj_name(page, obj, sizeof(obj)));
+		pr_fail("bad-lookup", page, "%s returned %s, which is not a page",
+			lookup_call(k, call, sizeof(call)),
+			pr_obj_name(page, obj, sizeof(obj)));
 	}
 	/*
 	 * The verdict reads PG_free (and for the swap cache PG_swapcache),
@@ -228,9 +268,8 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 	}
 	/* Names are formatted only on the failure paths: this runs per lookup. */
 	if (flags & (1UL << PG_free))
-		pr_fail("bad-lookup", page,
-			"%s(%s, %lu) returned a free page", k->fn,
-			mapping_name(k->mapping, want, sizeof(want)), k->index);
+		pr_fail("bad-lookup", page, "%s returned a free page",
+			lookup_call(k, call, sizeof(call)));
 	if (k->mapping == &swapper_space) {
 		if ((!(flags & (1UL << PG_swapcache)) || page->private != k->index) &&
 		    !removal_in_flight(page) &&
@@ -249,9 +288,9 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 	    !(page->mapping == NULL && removal_in_flight(page)) &&
 	    !seen_as_cached())
 		pr_fail("bad-lookup", page,
-			"%s(%s, %lu) returned a page whose mapping is %s and index %lu",
-			k->fn, mapping_name(k->mapping, want, sizeof(want)),
-			k->index, mapping_name(page->mapping, got, sizeof(got)),
+			"%s returned a page whose mapping is %s and index %lu",
+			lookup_call(k, call, sizeof(call)),
+			mapping_name(page->mapping, got, sizeof(got)),
 			page->index);
 	if (cpu_lookup[self_slot()].track_holds)
 		shadow_hold(page);
@@ -345,6 +384,43 @@ PR_NO_TSAN static void shadow_reclaim_locked(struct page *page, const char *fn,
 			"%s took the page out of the cache while %s holds a reference from a lookup",
 			fn, pr_ctx_name(__atomic_load_n(&s->holder_ctx,
 							__ATOMIC_RELAXED)));
+	if (s && s->stale_count) {
+		s->missed_step = pr_step();
+		s->missed_check = s->stale_count;
+		s->missed_fn = fn;
+		s->stale_count = 0;
+	}
+}
+
+PR_NO_TSAN void shadow_reclaim_counted(struct page *page)
+{
+	struct page_shadow *s = ps(page);
+
+	if (s)
+		s->stale_count = pr_mem_on && pr_mem_last_load_old() ? pr_step() : 0;
+}
+
+/*
+ * pr_fail's cause hook (runtime/context.h): a failure on a page reclaim
+ * took out on a count that missed a reference is that missed reference's
+ * doing.  Only a memory model lets the check miss one.
+ */
+PR_NO_TSAN static const char *reclaim_cause(const char *kind, const void *obj,
+					    char *why, size_t len)
+{
+	const struct page_shadow *s;
+
+	if (!strcmp(kind, "reclaim-held-page") || !page_model_owns(obj))
+		return NULL;
+	s = ps(obj);
+	if (!s || !s->missed_step)
+		return NULL;
+	snprintf(why, len, "%s took page#%lu out of the cache at step %llu on a "
+		 "page_count (step %llu) older than memory's: a reference it did not see",
+		 s->missed_fn, page_to_pfn(obj),
+		 (unsigned long long)s->missed_step,
+		 (unsigned long long)s->missed_check);
+	return "reclaim-held-page";
 }
 
 PR_NO_TSAN static void shadow_page_locked_locked(struct page *page, const char *fn)

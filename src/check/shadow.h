@@ -23,6 +23,10 @@ void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
 void shadow_lookup_end(void);
 /* For gang lookups: any index will do, the mapping must match. */
 #define SHADOW_ANY_INDEX	(~0UL)
+/* A gang lookup of @nr pages from @start: any index, reported as asked. */
+void shadow_gang_lookup_begin(struct address_space *mapping,
+			      unsigned long start, unsigned int nr,
+			      const char *fn);
 
 /*
  * The lookup in progress is about to return @page: called at its
@@ -52,6 +56,15 @@ int shadow_holders(const struct page *page);
 void shadow_reclaim(struct page *page, const char *fn);
 /* The same, when the reclaimer itself holds @own of the holds (isolation). */
 void shadow_reclaim_own(struct page *page, const char *fn, int own);
+/*
+ * Reclaim has just read @page's count, which it trusts if the check
+ * passes.  Under a memory model that load may have read an older count
+ * than memory holds: a reference reclaim did not see.  If reclaim then
+ * takes the page out (shadow_reclaim_own), a later failure on the page
+ * (a double free, a bad page state, an unlock of an unlocked page) is
+ * reported as reclaim-held-page, its cause, with the symptom after it.
+ */
+void shadow_reclaim_counted(struct page *page);
 
 /* Page lock ownership: acquired (lock_page, trylock, __SetPageLocked). */
 void shadow_page_locked(struct page *page, const char *fn);

@@ -380,7 +380,7 @@ unsigned find_get_pages(struct address_space *mapping, unsigned long start,
 
 	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
 		return find_get_pages_2627(mapping, start, nr_pages, pages);
-	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages");
+	shadow_gang_lookup_begin(mapping, start, nr_pages, "find_get_pages");
 	if (locked_proto())
 		read_lock_irq(&mapping->tree_rwlock);
 	else
@@ -413,7 +413,7 @@ unsigned find_get_pages_tag(struct address_space *mapping,
 {
 	unsigned int i, ret;
 
-	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages_tag");
+	shadow_gang_lookup_begin(mapping, *index, nr_pages, "find_get_pages_tag");
 	if (locked_proto())
 		read_lock_irq(&mapping->tree_rwlock);
 	else
@@ -454,7 +454,8 @@ unsigned find_get_pages_nonatomic(struct address_space *mapping,
 	if (locked_proto())
 		return find_get_pages(mapping, start, nr_pages, pages);
 	/* A slot pointer does not tell its index: check the mapping only. */
-	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages_nonatomic");
+	shadow_gang_lookup_begin(mapping, start, nr_pages,
+				 "find_get_pages_nonatomic");
 	rcu_read_lock();
 	/* The kernel reuses @pages for the slots; the model keeps them apart. */
 	ret = radix_tree_gang_lookup_slot(&mapping->page_tree,

@@ -138,7 +138,7 @@ unsigned find_get_pages_2627(struct address_space *mapping,
 	unsigned int ret;
 	unsigned int nr_found;
 
-	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, "find_get_pages");
+	shadow_gang_lookup_begin(mapping, start, nr_pages, "find_get_pages");
 	rcu_read_lock();
 	/* The kernel reuses @pages for the slots; the model keeps them apart. */
 restart:

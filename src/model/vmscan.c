@@ -52,6 +52,7 @@ cannot_free:
 static int __shrink_page(struct page *page, int held)
 {
 	struct address_space *mapping;
+	int count;
 
 	if (TestSetPageLocked(page))
 		return 0;			/* keep */
@@ -91,7 +92,9 @@ static int __shrink_page(struct page *page, int held)
 	 * PageDirty _after_ making sure that the page is freeable and
 	 * not in use by anybody.  (pagecache + us == 2)
 	 */
-	if (page_count(page) != 2 || PageDirty(page)) {
+	count = page_count(page);
+	shadow_reclaim_counted(page);
+	if (count != 2 || PageDirty(page)) {
 		tree_write_unlock(mapping);
 		if (use_freeing_flag())
 			ClearPageFreeing(page);

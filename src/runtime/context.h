@@ -12,6 +12,7 @@
 #define PAGERACE_RUNTIME_CONTEXT_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include "runtime/yield.h"
 
 /*
@@ -86,6 +87,19 @@ uint64_t pr_step(void);		/* yield points passed so far in this run */
  */
 __attribute__((noreturn, format(printf, 3, 4)))
 void pr_fail(const char *kind, const void *obj, const char *fmt, ...);
+
+/*
+ * A detector that can tell a failure's cause from its symptom (a page
+ * freed twice because reclaim missed a reference, say) registers one of
+ * these.  pr_fail calls it with the verdict's @kind and @obj; it returns
+ * NULL (no cause known) or the kind to report instead, with the cause in
+ * words in @why (@len bytes).  The verdict's message is then the cause,
+ * then "first symptom:" and the original kind and message.  NULL by
+ * default; set between runs.
+ */
+typedef const char *(*pr_fail_cause_fn)(const char *kind, const void *obj,
+					 char *why, size_t len);
+void pr_set_fail_cause(pr_fail_cause_fn fn);
 
 /*
  * Serialise the harness's own bookkeeping (RCU queue and clock, detector

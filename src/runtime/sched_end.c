@@ -73,6 +73,27 @@ PR_TSAN_INVISIBLE void sched_fail_now(void)
 	siglongjmp(sched_rt.env, 1);
 }
 
+static pr_fail_cause_fn fail_cause;	/* context.h: a symptom's cause */
+
+PR_NO_TSAN void pr_set_fail_cause(pr_fail_cause_fn fn)
+{
+	fail_cause = fn;
+}
+
+/* The cause of the verdict just filled in, if a detector knows one. */
+PR_NO_TSAN static void name_cause(const void *obj)
+{
+	struct pr_verdict *v = &sched_rt.res->verdict;
+	char why[PR_VERDICT_TEXT], symptom[PR_VERDICT_TEXT + 32];
+	const char *k;
+
+	if (!fail_cause || !(k = fail_cause(v->kind, obj, why, sizeof(why))))
+		return;
+	snprintf(symptom, sizeof(symptom), "%s: %s", v->kind, v->msg);
+	snprintf(v->kind, sizeof(v->kind), "%s", k);
+	snprintf(v->msg, sizeof(v->msg), "%s; first symptom: %s", why, symptom);
+}
+
 PR_NO_TSAN void pr_fail(const char *kind, const void *obj, const char *fmt, ...)
 {
 	va_list ap;
@@ -90,6 +111,7 @@ PR_NO_TSAN void pr_fail(const char *kind, const void *obj, const char *fmt, ...)
 	va_start(ap, fmt);
 	fill_verdict(sched_rt.cur, kind, obj, fmt, ap);
 	va_end(ap);
+	name_cause(obj);
 	sched_rt.res->failed = 1;
 	sched_fail_now();
 	abort();
