@@ -30,7 +30,7 @@ srcdir=${top_srcdir:-.}
 . "$(dirname "$0")/litmus_expect.sh"
 tap_tmp litmus
 
-echo "1..36"
+echo "1..37"
 
 # ---- 1. the classic shapes: verdict and reached/not-reached per model.
 # name      sc            tso           weak
@@ -129,6 +129,7 @@ chk unsupported-prim "7:2: error: unsupported primitive kfree"
 chk syntax "8:1: error: expected ';', found '}'"
 chk arch "1:1: error: unsupported architecture 'X86'"
 chk unknown-reg "12:11: error: P0 has no register 'r9'"
+chk misspelt-result "4:12: error: unknown Result 'Nevr'"
 printf 'C nul\n{\n}\nab\0c\n' >"$tmp/nul.litmus"
 run 2 "$PAGERACE" litmus "$tmp/nul.litmus"
 grep -q "^$tmp/nul.litmus:4:3: error: not a text file (a NUL byte)" "$tmp/err"

@@ -294,10 +294,24 @@ static void parse_proc(struct lit_parser *p)
 	p->proc = -1;
 }
 
-/* Where the result text says DATARACE, or is not one of the three. */
-static void parse_result(struct litmus *l, const char *s, size_t n)
+/*
+ * The result words herd7's corpus uses: the three oracles, and those that
+ * are none (a test of a flag, a deadlock or an open question).
+ */
+static const char *const result_words[] = {
+	"Never", "Sometimes", "Always", "Maybe", "DEADLOCK", "Flag",
+};
+
+/*
+ * Where the result text says DATARACE, or is not one of the three.  A
+ * first word that is none of result_words is a misspelt oracle: an
+ * error, not a test run without one.
+ */
+static void parse_result(struct lit_parser *p, struct litmus *l,
+			 const char *text, const char *s, size_t n)
 {
-	size_t k = 0;
+	size_t k = 0, w;
+	int known = 0;
 
 	while (n && isspace((unsigned char)*s)) {
 		s++;
@@ -312,6 +326,24 @@ static void parse_result(struct litmus *l, const char *s, size_t n)
 	snprintf(l->result, sizeof(l->result), "%.*s", (int)n, s);
 	while (k < n && isalpha((unsigned char)s[k]))
 		k++;
+	for (w = 0; w < sizeof(result_words) / sizeof(result_words[0]); w++)
+		known |= strlen(result_words[w]) == k &&
+			 !memcmp(s, result_words[w], k);
+	if (!known) {
+		int line = 1, col = 1;
+
+		for (const char *c = text; c < s; c++, col++)
+			if (*c == '\n') {
+				line++;
+				col = 0;
+			}
+		lit_set_error(p, line, col, "");
+		snprintf(p->err->msg, sizeof(p->err->msg),
+			 "unknown Result '%.*s' (Never, Sometimes or Always; "
+			 "Maybe, DEADLOCK or Flag for no oracle)",
+			 (int)(k ? k : n > 20 ? 20 : n), s);
+		longjmp(p->fail, 1);
+	}
 	l->datarace = strstr(l->result, "DATARACE") != NULL;
 	if (k == 5 && !memcmp(s, "Never", 5) && (k == n || l->datarace))
 		l->expect = LIT_EXPECT_NEVER;
@@ -411,7 +443,7 @@ static void parse_all(struct lit_parser *p, const char *text, size_t len)
 		pr->reginit[r] = ri[i].v;
 	}
 	if (p->lx.result)
-		parse_result(l, p->lx.result, p->lx.result_len);
+		parse_result(p, l, text, p->lx.result, p->lx.result_len);
 	lit_parse_final(p);
 }
 
