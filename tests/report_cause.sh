@@ -15,7 +15,7 @@
 tap_tmp cause
 scn=$abs_top_srcdir/scenarios
 cd "$tmp" || exit 1
-echo "1..7"
+echo "1..11"
 
 trace=$abs_top_srcdir/traces/scenarios/radix-rcu-free-dpor-run2.trace
 run 1 "$PAGERACE" replay "$trace"
@@ -69,5 +69,32 @@ grep -q '"expect":"put-free-page","expect_met":false' out &&
 	"$PAGERACE" explore -q -K none --trace-dir tr "$scn/spec-free-check.scn" |
 	grep -q '^expect:   put-free-page: NOT MET: the failure found is '
 ok $? "spec-free-check -K none: NOT MET, in text and JSON (exit $rc)"
+
+# A trace says what it is: as version 1 (no check line) an edited
+# trace reaches the reader and replay, which must notice the edits.
+v1() {	# v1 TRACE: the trace as version 1, on stdout
+	sed -e 's/^pagerace-trace 2$/pagerace-trace 1/' -e '/^flavour /d' \
+	    -e '/^check /d' "$1"
+}
+v1 "$trace" >v1.trace
+run 1 "$PAGERACE" replay -q v1.trace
+ok $? "the shipped trace as version 1 still replays (exit $rc)"
+
+sed 's/^verdict-msg .*/verdict-msg read at offset 48 of a freed object/' \
+	v1.trace >msg.trace
+run 2 "$PAGERACE" replay -q msg.trace && grep -q divergence err
+ok $? "an edited verdict-msg is a divergence, not a reproduction (exit $rc)"
+
+sed 's/^option knobs /option knob /' v1.trace >opt.trace
+line=$(grep -n '^option knob ' opt.trace | cut -d: -f1)
+run 2 "$PAGERACE" replay -q opt.trace &&
+	grep -q "^opt.trace:$line:8: error: unknown option 'knob'" err
+ok $? "an unknown option key is refused at its position (exit $rc)"
+
+sed 's/^| protocol v2$/| protocol v9/' v1.trace >emb.trace
+line=$(grep -n '^| protocol v9$' emb.trace | cut -d: -f1)
+run 2 "$PAGERACE" replay -q emb.trace &&
+	grep -q "^emb.trace:$line:12: error: unknown protocol 'v9'" err
+ok $? "an error in the embedded scenario is reported where the trace holds it (exit $rc)"
 
 tap_done

@@ -99,8 +99,8 @@ static void sample(struct pr_trace *t)
 	t->run = UINT64_MAX;
 	pr_trace_set_option(t, "protocol", "v2");
 	pr_trace_set_option(t, "max-steps", "100000");
-	pr_trace_set_option(t, "empty", "");
-	pr_trace_set_option(t, "spaces", " lead and trail  ");
+	pr_trace_set_option(t, "knobs", "");
+	pr_trace_set_option(t, "minimized-from", " lead and trail  ");
 	t->result.failed = 1;
 	t->result.steps = 123;
 	t->result.preemptions = 2;
@@ -248,8 +248,8 @@ static void test_round_trip(const char *dir)
 	ok(r.program_text && !strcmp(r.program_text, t.program_text),
 	   "program text survives verbatim (no final newline)");
 	ok(r.nopts == 4 && !strcmp(pr_trace_option(&r, "max-steps"), "100000")
-	   && !strcmp(pr_trace_option(&r, "empty"), "") &&
-	   !strcmp(pr_trace_option(&r, "spaces"), " lead and trail  ") &&
+	   && !strcmp(pr_trace_option(&r, "knobs"), "") &&
+	   !strcmp(pr_trace_option(&r, "minimized-from"), " lead and trail  ") &&
 	   !pr_trace_option(&r, "nope"), "options survive");
 	for (size_t i = 0; i < t.sched.n && same; i++) {
 		const struct pr_segment *o = &t.sched.seg[i], *n = &r.sched.seg[i];

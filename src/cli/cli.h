@@ -57,9 +57,12 @@ int target_resolve(const char *name, struct target *t);
 /*
  * A scenario from text embedded in a trace (@name is the path it was
  * recorded from).  Says on stderr when the file at @name differs from
- * @text or is gone: the embedded text is what runs.
+ * @text or is gone: the embedded text is what runs.  An error in it is
+ * reported at the trace @trace's line (@first: the line of the text's
+ * first line).
  */
-int target_from_text(const char *name, const char *text, struct target *t);
+int target_from_text(const char *name, const char *text, const char *trace,
+		     unsigned long first, struct target *t);
 void target_release(struct target *t);
 
 /*
@@ -77,6 +80,12 @@ int replay_load(const char *path, struct pr_trace *t, struct target *tg,
  * earlier on a data race; say so and name the plain command.
  */
 void replay_flavour_note(const char *path, const struct pr_trace *t);
+/*
+ * Did a replay end with the recorded verdict: its kind, step, context,
+ * object, site and message (the message says what the detector saw; the
+ * source position, which moves with edits, is not compared)?
+ */
+int replay_same_verdict(const struct pr_verdict *a, const struct pr_verdict *b);
 /* "pc-lookup-reuse (no-recheck, protocol v2)": a trace's program. */
 void replay_title(const struct pr_trace *t, char *buf, size_t len);
 /* The rich text report of an instrumented replay (report/report.h). */

@@ -64,7 +64,30 @@ int parse_u64(const char *s, uint64_t *out)
 }
 
 /* Parse @text as scenario @name into @t; prints the error on failure. */
+/*
+ * An error in text embedded in a trace is where the trace holds it: the
+ * trace's name, its line (@first is the line of the text's first line)
+ * and the column past the "| " that starts each embedded line.
+ */
+static void embedded_position(char *file, size_t filelen, int *line, int *col,
+			      char *text, size_t textlen,
+			      const char *trace, unsigned long first)
+{
+	char shown[256];
+
+	if (!trace)
+		return;
+	snprintf(file, filelen, "%s", trace);
+	if (*line > 0) {
+		*line += (int)first - 1;
+		*col += 2;
+		snprintf(shown, sizeof(shown), "| %s", text);
+		snprintf(text, textlen, "%s", shown);
+	}
+}
+
 static int target_scenario(const char *name, char *text, size_t len,
+			   const char *trace, unsigned long first,
 			   struct target *t)
 {
 	struct scn_error e;
@@ -78,6 +101,9 @@ static int target_scenario(const char *name, char *text, size_t len,
 
 		t->lit = litmus_parse(name, text, len, &le);
 		if (!t->lit) {
+			embedded_position(le.file, sizeof(le.file), &le.line,
+					  &le.col, le.text, sizeof(le.text),
+					  trace, first);
 			lit_error_format(&le, msg, sizeof(msg));
 			fputs(msg, stderr);
 			free(text);
@@ -88,6 +114,8 @@ static int target_scenario(const char *name, char *text, size_t len,
 		t->scn = scenario_parse(name, text, len, &e);
 	}
 	if (!t->scn && !t->lit) {
+		embedded_position(e.file, sizeof(e.file), &e.line, &e.col,
+				  e.text, sizeof(e.text), trace, first);
 		scn_error_format(&e, msg, sizeof(msg));
 		fputs(msg, stderr);
 		free(text);
@@ -139,10 +167,11 @@ int target_resolve(const char *name, struct target *t)
 		fputs(msg, stderr);
 		return -1;
 	}
-	return target_scenario(name, text, len, t);
+	return target_scenario(name, text, len, NULL, 0, t);
 }
 
-int target_from_text(const char *name, const char *text, struct target *t)
+int target_from_text(const char *name, const char *text, const char *trace,
+		     unsigned long first, struct target *t)
 {
 	struct scn_error e;
 	size_t len = strlen(text), dlen;
@@ -162,7 +191,7 @@ int target_from_text(const char *name, const char *text, struct target *t)
 		fprintf(stderr, "%s: note: %s differs from the scenario text embedded in the trace; replaying the embedded text\n",
 			pr_argv0, name);
 	free(disk);
-	return target_scenario(name, copy, len, t);
+	return target_scenario(name, copy, len, trace, first, t);
 }
 
 void target_release(struct target *t)

@@ -50,11 +50,12 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static int same_verdict(const struct pr_verdict *a, const struct pr_verdict *b)
+int replay_same_verdict(const struct pr_verdict *a, const struct pr_verdict *b)
 {
 	return !strcmp(a->kind, b->kind) && a->step == b->step &&
 	       a->ctx == b->ctx && a->in_event == b->in_event &&
-	       !strcmp(a->obj, b->obj) && !strcmp(a->site, b->site);
+	       !strcmp(a->obj, b->obj) && !strcmp(a->site, b->site) &&
+	       !strcmp(a->msg, b->msg);
 }
 
 /* The first segment where two schedules part, or -1 if they are equal. */
@@ -177,7 +178,8 @@ int replay_load(const char *path, struct pr_trace *t, struct target *tg,
 		return -1;
 	}
 	/* A scenario runs from the text the trace embeds, not the file. */
-	if (t->program_text ? target_from_text(t->program, t->program_text, tg)
+	if (t->program_text ? target_from_text(t->program, t->program_text,
+					       path, t->program_text_line, tg)
 			    : target_resolve(t->program, tg)) {
 		pr_trace_free(t);
 		return -1;
@@ -294,7 +296,7 @@ int cmd_replay(int argc, char **argv)
 		replay_flavour_note(argv[optind], &t);
 		rc = EXIT_BADINPUT;
 	} else if (res.failed != t.result.failed ||
-		   (res.failed && !same_verdict(&res.verdict, &t.result.verdict)) ||
+		   (res.failed && !replay_same_verdict(&res.verdict, &t.result.verdict)) ||
 		   res.steps != t.result.steps || diff >= 0) {
 		fprintf(stderr, "%s: divergence: the replay did not reproduce the recorded run\n",
 			argv[optind]);

@@ -139,8 +139,7 @@ int cmd_show(int argc, char **argv)
 			 NULL, &res);
 	if (res.diverged || res.failed != t.result.failed ||
 	    res.steps != t.result.steps ||
-	    (res.failed && (strcmp(res.verdict.kind, t.result.verdict.kind) ||
-			    res.verdict.step != t.result.verdict.step))) {
+	    (res.failed && !replay_same_verdict(&res.verdict, &t.result.verdict))) {
 		fprintf(stderr, "%s: divergence: %s\n", argv[optind],
 			res.diverged ? res.verdict.msg :
 			"the replay did not reproduce the recorded run");

@@ -96,6 +96,8 @@ struct pr_trace {
 	char *pagerace_version;		/* writer's; NULL: PACKAGE_VERSION */
 	char *program;			/* built-in program name or scenario path */
 	char *program_text;		/* embedded scenario text, or NULL */
+	unsigned long program_text_line; /* read: the file's line of its
+					  * first line ("| ..."); 0: none */
 	char *strategy;			/* "random", "pct" */
 	struct pr_strategy_params params;
 	uint64_t seed, run;

@@ -124,6 +124,23 @@ static int params(struct parser *p)
 	return r;
 }
 
+/*
+ * The option keys this reader knows.  An option is a run setting needed
+ * to reproduce the run: one it does not know would be replayed without,
+ * as a run it is not, so it is refused.  minimized-from is a note.
+ */
+static const char *const option_keys[] = {
+	"knobs", "max-steps", "minimized-from", "protocol", "radix-shift",
+};
+
+static int known_option(const char *key, size_t n)
+{
+	for (size_t i = 0; i < sizeof(option_keys) / sizeof(option_keys[0]); i++)
+		if (strlen(option_keys[i]) == n && !memcmp(option_keys[i], key, n))
+			return 1;
+	return 0;
+}
+
 static int options(struct parser *p)
 {
 	int r;
@@ -140,6 +157,11 @@ static int options(struct parser *p)
 		if (!tp_key_ok(v, (size_t)(sp - v)))
 			return FAIL_AT(p, v, "bad option key (want "
 				       "[A-Za-z0-9._-], 1 to 128 bytes)");
+		if (!known_option(v, (size_t)(sp - v)))
+			return FAIL_AT(p, v, "unknown option '%.*s' (knobs, "
+				       "max-steps, minimized-from, protocol, "
+				       "radix-shift): a setting this pagerace "
+				       "cannot reproduce", (int)(sp - v), v);
 		if (!(key = strndup(v, (size_t)(sp - v))))
 			return FAIL_AT(p, v, "out of memory");
 		if (pr_trace_option(p->t, key)) {
@@ -443,6 +465,8 @@ static int program_text(struct parser *p)
 		    (p->linelen > 1 && p->line[1] != ' '))
 			return FAIL_AT(p, p->line, "program-text line must "
 				       "start with '| ' (or be '|')");
+		if (i == 0)
+			p->t->program_text_line = p->lineno;
 		add = p->linelen > 2 ? p->linelen - 2 : 0;
 		if (len + add + 2 > cap) {
 			while (len + add + 2 > cap)
