@@ -14,7 +14,7 @@ tap_tmp scn
 
 scenarios=$(ls "$srcdir"/scenarios/*.scn | LC_ALL=C sort)
 nscn=$(echo "$scenarios" | wc -l)
-echo "1..$((nscn * 2 + 12))"
+echo "1..$((nscn * 2 + 13))"
 
 # ---- check
 "$PAGERACE" check $scenarios >"$tmp/out" 2>"$tmp/err"
@@ -97,5 +97,21 @@ test $? -eq 0 && grep -q '"strategy":"pct","seed":3,' "$tmp/out" && grep -q '"pc
 ok $? "-s and --seed override; the scenario's depth stays"
 "$PAGERACE" explore -q -n 100 -p locked "$srcdir/scenarios/no-recheck.scn" >"$tmp/out" 2>"$tmp/err"
 ok $? "-p locked overrides the scenario's protocol (the v2 knob has no effect there)"
+
+# init takes as many pages as the model has frames (pages 64).
+{
+	echo "scenario sixty"
+	echo "pages 64"
+	echo "init {"
+	i=0
+	while [ $i -lt 64 ]; do echo "    m$((i / 32))[$((i % 32))]"; i=$((i + 1)); done
+	echo "}"
+	echo "cpu 0 {"
+	echo "    r0 = find_get_page m1 31"
+	echo "    put r0"
+	echo "}"
+} >"$tmp/sixty.scn"
+"$PAGERACE" explore -q -s random -n 20 "$tmp/sixty.scn" >"$tmp/out" 2>"$tmp/err"
+ok $? "init of 64 pages with pages 64"
 
 tap_done

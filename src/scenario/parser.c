@@ -444,6 +444,8 @@ static void parse_file(struct parser *p)
 		if (s->irq[i].cpu >= s->nr_cpus)
 			scn_fail_at(p, s->irq[i].line, 1, "irq on cpu %d, which has no body",
 				    s->irq[i].cpu);
+	_Static_assert(SCN_MAX_INIT >= MODEL_MAX_PAGES,
+		       "init must take a page for every frame 'pages' allows");
 	if ((unsigned long)s->ninit > s->nr_pages)
 		scn_fail_at(p, s->init[s->ninit - 1].line, s->init[s->ninit - 1].col,
 			    "the initial state needs %d pages but the scenario has %lu (raise 'pages')",

@@ -32,7 +32,7 @@ struct address_space;
 #define SCN_MAX_IRQS		16
 #define SCN_NREGS		16		/* r0 .. r15 per body */
 #define SCN_MAX_NAMES		16		/* pages named in init */
-#define SCN_MAX_INIT		32		/* init statements */
+#define SCN_MAX_INIT		64		/* init statements: one a page frame */
 #define SCN_MAX_STMTS		4096		/* statements in all bodies */
 #define SCN_MAX_NEST		8		/* loops inside loops */
 #define SCN_MAX_DYNAMIC		1000		/* operations one run executes */
