@@ -14,7 +14,7 @@ tap_tmp scn
 
 scenarios=$(ls "$srcdir"/scenarios/*.scn | LC_ALL=C sort)
 nscn=$(echo "$scenarios" | wc -l)
-echo "1..$((nscn * 2 + 13))"
+echo "1..$((nscn * 2 + 15))"
 
 # ---- check
 "$PAGERACE" check $scenarios >"$tmp/out" 2>"$tmp/err"
@@ -113,5 +113,14 @@ ok $? "-p locked overrides the scenario's protocol (the v2 knob has no effect th
 } >"$tmp/sixty.scn"
 "$PAGERACE" explore -q -s random -n 20 "$tmp/sixty.scn" >"$tmp/out" 2>"$tmp/err"
 ok $? "init of 64 pages with pages 64"
+
+# The build tree's binary finds the source tree's scenarios by name.
+(cd "$tmp" && "$PAGERACE" list --scenarios) >"$tmp/out" 2>"$tmp/err"
+grep -qx 'spec-irq' "$tmp/out"
+ok $? "list --scenarios from another folder lists the source tree's scenarios"
+(cd "$tmp" && "$PAGERACE" explore -q -s pct -n 5 --trace-dir tr spec-irq) \
+	>"$tmp/out" 2>"$tmp/err"
+test $? -le 1 && grep -q '/scenarios/spec-irq.scn: ' "$tmp/out"
+ok $? "explore spec-irq, by name, from another folder"
 
 tap_done

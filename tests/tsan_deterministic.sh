@@ -39,11 +39,16 @@ test $rc -eq 1 && test -n "$trace" &&
 	grep -q 'races with write of 8 bytes by cpu0 in add_to_page_cache (src/model/filemap.c:' "$tmp/out"
 ok $? "explore: add-after-insert's late setup is a data-race verdict naming both accesses"
 
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && "$PAGERACE_TSAN" explore -q -k -j 2 -n 300 \
+	--trace-dir "$tmp/tr-j" "$scn" >/dev/null 2>"$tmp/err-j")
 ! grep -q 'ThreadSanitizer' "$tmp/err" &&
+	! grep -q 'ThreadSanitizer' "$tmp/err-j" &&
+	test -z "$(ls -A "$tmp/cwd")" &&
 	TSAN_OPTIONS=log_path=stderr "$PAGERACE_TSAN" explore -q \
 		--trace-dir "$tmp/tr-log" "$scn" 2>&1 >/dev/null |
 	grep -q 'WARNING: ThreadSanitizer: data race'
-ok $? "explore: ThreadSanitizer's own text is not printed, unless TSAN_OPTIONS names a log_path"
+ok $? "explore (-j 1 and 2): ThreadSanitizer's own text goes nowhere, no file either, unless TSAN_OPTIONS names a log_path"
 
 # ---- the trace replays the same report, three times
 good=0

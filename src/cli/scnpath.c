@@ -16,6 +16,35 @@
 #define PR_SCENARIO_DIR "/usr/local/share/pagerace/scenarios"
 #endif
 
+/*
+ * The source tree's scenarios/ for a binary that runs from the build tree
+ * it was built in (src/pagerace, not installed): "" otherwise.
+ */
+static void source_tree(char *out, size_t outlen)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	out[0] = '\0';
+#if defined(PR_BUILD_BINDIR) && defined(PR_SOURCE_SCENARIOS)
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	if (!strcmp(exe, PR_BUILD_BINDIR))
+		snprintf(out, outlen, "%s", PR_SOURCE_SCENARIOS);
+#else
+	(void)n;
+	(void)slash;
+	(void)exe;
+	(void)outlen;
+#endif
+}
+
 /* EXEDIR/../share/pagerace/scenarios, or "" if the binary is unknown. */
 static void beside_binary(char *out, size_t outlen)
 {
@@ -54,6 +83,9 @@ void scnpath_each_dir(void (*fn)(const char *dir, void *arg), void *arg)
 		if (*env == ':')
 			env++;
 	}
+	source_tree(dir, sizeof(dir));
+	if (dir[0])
+		fn(dir, arg);
 	fn(PR_SCENARIO_DIR, arg);
 	beside_binary(dir, sizeof(dir));
 	if (dir[0])

@@ -7,8 +7,10 @@
  * file and it has no '/', it is looked up, as NAME and as NAME.scn, in
  * these folders, in order:
  *   1. each folder of $PAGERACE_SCENARIOS (colon-separated), the user's;
- *   2. the installed library, PKGDATADIR/scenarios (make install);
- *   3. EXEDIR/../share/pagerace/scenarios, the library beside a binary
+ *   2. for a binary run from the build tree it was built in (src/pagerace),
+ *      the source tree's scenarios/;
+ *   3. the installed library, PKGDATADIR/scenarios (make install);
+ *   4. EXEDIR/../share/pagerace/scenarios, the library beside a binary
  *      installed elsewhere than its configured prefix (DESTDIR, a copy).
  */
 #ifndef PAGERACE_CLI_SCNPATH_H

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Written once per run by the reporting context, then flagged. */
 static struct pr_tsan_report pending;
@@ -169,11 +170,18 @@ PR_TSAN_INVISIBLE void pr_tsan_new_history(void)
 #endif
 }
 
+#if PR_TSAN_ENABLED
+static void quiet_tsan_reports(void);
+#else
+static inline void quiet_tsan_reports(void) { }
+#endif
+
 PR_NO_TSAN void pr_tsan_reset(void)
 {
 	/* Twice a run: free in the plain build, where nothing is reported. */
 	if (!PR_TSAN_ENABLED)
 		return;
+	quiet_tsan_reports();
 	memset(&pending, 0, sizeof(pending));
 	__atomic_store_n(&pending_flag, 0, __ATOMIC_RELAXED);
 }
@@ -241,11 +249,21 @@ PR_NO_TSAN const char *__tsan_default_options(void)
  * it fires, so after the summary it belongs to) goes to /dev/null,
  * unless TSAN_OPTIONS names a log_path: then it goes there.
  */
-__attribute__((constructor)) PR_NO_TSAN static void quiet_tsan_reports(void)
+static int quiet_pid;	/* the process whose report fd is /dev/null */
+
+PR_NO_TSAN static void quiet_tsan_reports(void)
 {
 	const char *o = getenv("TSAN_OPTIONS");
 	int fd;
 
+	/*
+	 * Per process, at its first run: TSan ties the fd to the pid that
+	 * set it, and a forked worker's report would go to a file ".PID"
+	 * (and from a constructor, before TSan's own set-up, too).
+	 */
+	if (quiet_pid == (int)getpid())
+		return;
+	quiet_pid = (int)getpid();
 	if (o && strstr(o, "log_path="))
 		return;
 	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
