@@ -66,16 +66,7 @@ protocols_of() {	# the protocols an "expect pass" scenario must pass under
 }
 
 # The options that fix each finding (a knob, or the merged protocol).
-fix_of() {
-	case $1 in
-	f1-*|f8-*) echo -K radix-single-read ;;
-	f2-*) echo -K release-no-recheck ;;
-	f4-*) echo -K gang-empty-exit ;;
-	f5-*) echo -K insert-release ;;
-	f9-*) echo -p merged ;;
-	f11-*) echo -K spec-rmb ;;
-	esac
-}
+. "$srcdir/replay/fixes.sh"
 
 nseeds=$(echo $seeds | wc -w)
 # At most one miss per 20 seeds (none with fewer than 20).

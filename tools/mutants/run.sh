@@ -10,10 +10,9 @@
 #   expect pass      the mutant is killed if a failure is found;
 #   expect KIND      killed unless the verdict is still KIND; and, as
 #                    replay/budgets.sh does, the same file without the knob
-#                    it plants (bug scenarios) or with the fix knob of its
-#                    finding (f1-, f2-, f4-, f8-; f9- under merged) must
-#                    find nothing: killed if
-#                    it finds something (shown as NAME/control).
+#                    it plants (bug scenarios) or with the fix of its
+#                    finding (replay/fixes.sh) must find nothing: killed
+#                    if it finds something (shown as NAME/control).
 #
 # Each scenario is first run on the unmutated copy; one that does not
 # meet its expectation there is reported and cannot kill.  A run that
@@ -104,15 +103,8 @@ knobs_of() {	# the scenario's knobs as -K options
 	sed -n 's/^knobs  *//p' "$1" | tr -d ' ' | tr ',' '\n' | grep -v '^none$' |
 		sed 's/^/-K /' | tr '\n' ' '
 }
-fix_of() {	# the options that fix each finding (as replay/budgets.sh)
-	case $1 in
-	f1-*|f8-*) echo -K radix-single-read ;;
-	f2-*) echo -K release-no-recheck ;;
-	f4-*) echo -K gang-empty-exit ;;
-	f5-*) echo -K insert-release ;;
-	f9-*) echo -p merged ;;
-	esac
-}
+# The options that fix each finding: replay/budgets.sh's list.
+. "$srcdir/replay/fixes.sh"
 # The scenario files too are run from a snapshot taken now.
 mkdir "$work/scenarios"
 cp "$srcdir"/scenarios/*.scn "$work/scenarios/" || exit 2
@@ -213,7 +205,10 @@ worker() {	# worker W: the mutants with index W modulo $jobs
 			echo "$d|stillborn|"
 		else
 			run_jobs "$tree/src/pagerace" "$work/tr.$w" >"$work/m/$d/runs"
-			LC_ALL=C sort "$work/m/$d/runs" >"$work/m/$d/runs.sorted"
+			# join(1) wants its inputs sorted on the join field
+			# alone: a whole-line sort puts "f2-x/control|..."
+			# before "f2-x|..." ('/' < '|') and join then drops it.
+			LC_ALL=C sort -t '|' -k1,1 "$work/m/$d/runs" >"$work/m/$d/runs.sorted"
 			killers=$(LC_ALL=C join -t '|' "$work/baseline.ok" "$work/m/$d/runs.sorted" |
 				awk -F'|' '$3 != "ok" { print ($1 ~ /\/control$/ ? "1" : "0") "|" $1 "(" $3 ")" }' |
 				LC_ALL=C sort | cut -d'|' -f2 | tr '\n' ' ')
@@ -227,7 +222,7 @@ worker() {	# worker W: the mutants with index W modulo $jobs
 		cp "$work/orig/$f" "$tree/$f"
 	done >"$work/result.$w"
 }
-grep '|ok$' "$work/baseline" | LC_ALL=C sort >"$work/baseline.ok"
+grep '|ok$' "$work/baseline" | LC_ALL=C sort -t '|' -k1,1 >"$work/baseline.ok"
 i=0
 while [ $i -lt "$jobs" ]; do
 	worker $i &
