@@ -68,7 +68,8 @@ for cfg in "mixed pct 3 150" "mixed random 4 150" "add-after-insert pct 5 35" \
 	done
 	for t in "$tmp/tsan-$1-$2"/*.trace; do
 		test -f "$t" || continue
-		p="$tmp/plain-$1-$2/$(basename "$t")"
+		# The same run's plain trace: its name without "-tsan".
+		p="$tmp/plain-$1-$2/$(basename "$t" | sed 's/-tsan-/-/')"
 		total=$((total + 1))
 		if ! test -f "$p"; then
 			echo "# no plain trace for $(basename "$t")"
