@@ -11,6 +11,7 @@
  */
 #include "kernel/kernel.h"
 #include "runtime/run.h"
+#include "strategy/strategy.h"
 #include "tap.h"
 
 #include <string.h>

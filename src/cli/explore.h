@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "cli/cli.h"
 #include "runtime/run.h"
+#include "strategy/strategy.h"
 
 /*
  * Where explore saves failing traces unless told (--trace-dir): a folder

@@ -21,6 +21,7 @@
  *
  * What it does not give: the final-state set (the cut runs have none).
  */
+#include "strategy/strategy.h"
 #include "cli/cli.h"
 #include "cli/interrupt.h"
 #include "cli/litmus_goal.h"

@@ -4,6 +4,7 @@
  * follow an exhaustive search that did not finish in its share of the
  * budget (litmus.c, run_test).
  */
+#include "strategy/strategy.h"
 #include "cli/cli.h"
 #include "cli/interrupt.h"
 #include "cli/litmus_goal.h"

@@ -23,7 +23,7 @@
 #include "runtime/memhook.h"
 #include "runtime/tsan.h"
 #include "runtime/yield.h"
-#include "strategy/strategy.h"
+#include "runtime/choice.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
 
 #include "memory/memory.h"
 #include "runtime/context.h"
-#include "strategy/strategy.h"	/* PR_MEM_SLOTS */
+#include "runtime/choice.h"	/* PR_MEM_SLOTS */
 
 /* Values a location keeps: the newest and PR_MEM_READS older ones. */
 #define STALE_DEPTH	4

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "runtime/context.h"
-#include "strategy/strategy.h"
+#include "runtime/choice.h"
 
 /*
  * A program under test.  @setup resets the program's shared state and
