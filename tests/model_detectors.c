@@ -52,6 +52,7 @@ static void free_held(void *arg)
 
 static void setup_reader(void *arg)
 {
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(1, 8);
 	model_prefill(&mappings[0], 0);
 	pr_spawn("cpu0", (pr_fn)arg, NULL, 0);

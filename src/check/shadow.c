@@ -19,7 +19,7 @@
 
 struct lookup_key {
 	struct address_space *mapping;
-	unsigned long index;	/* SHADOW_ANY_INDEX for a gang lookup */
+	unsigned long index;	/* MODEL_ANY_INDEX for a gang lookup */
 	unsigned long start;	/* a gang lookup's first index ... */
 	unsigned int nr;	/* ... and how many pages it asks for */
 	const char *fn;
@@ -122,7 +122,7 @@ PR_NO_TSAN void shadow_gang_lookup_begin(struct address_space *mapping,
 	struct lookup_key *k;
 	int c = self_slot();
 
-	shadow_lookup_begin(mapping, SHADOW_ANY_INDEX, fn);
+	shadow_lookup_begin(mapping, MODEL_ANY_INDEX, fn);
 	if (cpu_lookup[c].depth <= MAX_NEST) {
 		k = &cpu_lookup[c].key[cpu_lookup[c].depth - 1];
 		k->start = start;
@@ -211,7 +211,7 @@ PR_NO_TSAN static const char *lookup_call(const struct lookup_key *k, char *buf,
 	char m[24];
 
 	mapping_name(k->mapping, m, sizeof(m));
-	if (k->index == SHADOW_ANY_INDEX)
+	if (k->index == MODEL_ANY_INDEX)
 		snprintf(buf, len, "%s(%s, %lu, %u)", k->fn, m, k->start, k->nr);
 	else
 		snprintf(buf, len, "%s(%s, %lu)", k->fn, m, k->index);
@@ -284,7 +284,7 @@ PR_NO_TSAN void shadow_lookup_found(struct page *page)
 		return;
 	}
 	if ((page->mapping != k->mapping ||
-	     (k->index != SHADOW_ANY_INDEX && page->index != k->index)) &&
+	     (k->index != MODEL_ANY_INDEX && page->index != k->index)) &&
 	    !(page->mapping == NULL && removal_in_flight(page)) &&
 	    !seen_as_cached())
 		pr_fail("bad-lookup", page,
@@ -483,4 +483,31 @@ PR_NO_TSAN void shadow_page_unlocked(struct page *page, const char *fn)
 	pr_harness_lock();
 	shadow_page_unlocked_locked(page, fn);
 	pr_harness_unlock();
+}
+
+PR_NO_TSAN static void observe_reclaim_fn(struct page *page, const char *fn,
+					  int own)
+{
+	shadow_reclaim_own(page, fn, own);
+}
+
+static const struct model_observer shadow_observer = {
+	.reset = shadow_reset,
+	.lookup_begin = shadow_lookup_begin,
+	.gang_lookup_begin = shadow_gang_lookup_begin,
+	.lookup_end = shadow_lookup_end,
+	.lookup_found = shadow_lookup_found,
+	.hold_by = shadow_hold_by,
+	.unhold = shadow_unhold,
+	.holders = shadow_holders,
+	.check_free = shadow_check_free,
+	.reclaim = observe_reclaim_fn,
+	.reclaim_counted = shadow_reclaim_counted,
+	.page_locked = shadow_page_locked,
+	.page_unlocked = shadow_page_unlocked,
+};
+
+PR_NO_TSAN void shadow_attach(void)
+{
+	model_set_observer(&shadow_observer);
 }

@@ -2,15 +2,22 @@
 /*
  * shadow.h - detectors of the page-cache model that need state of their
  * own: what a lookup was asked for, who holds references taken by lookups,
- * and who owns each page lock.  Called from the model through these small
- * hooks; none of them yields, so a check sees the model at one instant.
+ * and who owns each page lock.  The model calls them through the observer
+ * it owns (model/observe.h), which shadow_attach() installs; the
+ * operations above the model (scenario/, programs/) call the hold
+ * functions directly.  None of them yields, so a check sees the model at
+ * one instant.
  */
 #ifndef PAGERACE_CHECK_SHADOW_H
 #define PAGERACE_CHECK_SHADOW_H
 
+#include "model/observe.h"
+
 struct page;
 struct address_space;
 
+/* Make these the model's observer (model_set_observer); before runs. */
+void shadow_attach(void);
 void shadow_reset(void);
 
 /*
@@ -21,8 +28,6 @@ void shadow_reset(void);
 void shadow_lookup_begin(struct address_space *mapping, unsigned long index,
 			 const char *fn);
 void shadow_lookup_end(void);
-/* For gang lookups: any index will do, the mapping must match. */
-#define SHADOW_ANY_INDEX	(~0UL)
 /* A gang lookup of @nr pages from @start: any index, reported as asked. */
 void shadow_gang_lookup_begin(struct address_space *mapping,
 			      unsigned long start, unsigned int nr,

@@ -58,12 +58,18 @@ PR_NO_TSAN static void recompute_span(void)
 	kasan_span = hi > lo ? hi - lo : 0;
 }
 
+static const struct rcu_observer kasan_rcu_observer = {
+	.queued = kasan_rcu_queued,
+	.done = kasan_rcu_done,
+};
+
 PR_NO_TSAN int kasan_register_pool(const void *base, size_t size, unsigned int count,
 			const char *prefix, enum kasan_state initial)
 {
 	struct kasan_pool *p = NULL;
 	int id = -1;
 
+	rcu_set_observer(&kasan_rcu_observer);	/* RCU_PENDING objects */
 	for (int i = 0; i < KASAN_MAX_POOLS; i++)
 		if (pools[i].used && pools[i].base == (uintptr_t)base) {
 			id = i;

@@ -76,9 +76,10 @@ void *kasan_object(int pool, unsigned int index);
 const char *kasan_state_name(enum kasan_state s);
 
 /*
- * call_rcu hooks: @head inside a pool object moves it to RCU_PENDING,
- * remembering the RCU clock @stamp; before its callback runs it is
- * ALLOCATED again (the grace period is over: the callback owns it).
+ * call_rcu's observer (kernel/rcu.h), installed by kasan_register_pool:
+ * @head inside a pool object moves it to RCU_PENDING, remembering the RCU
+ * clock @stamp; before its callback runs it is ALLOCATED again (the grace
+ * period is over: the callback owns it).
  */
 void kasan_rcu_queued(const void *head, uint64_t stamp);
 void kasan_rcu_done(const void *head);

@@ -42,7 +42,6 @@
 #include "runtime/tsan.h"
 #include "kernel/rcu.h"
 #include "kernel/irq.h"
-#include "kernel/kasan.h"
 #include "kernel/percpu.h"
 #include "kernel/preempt.h"
 #include "memory/memory.h"
@@ -222,6 +221,13 @@ PR_NO_TSAN int rcu_read_lock_held(void)
 	return this_kcpu()->rcu_nesting > 0;
 }
 
+static const struct rcu_observer *observer;	/* kasan.c's, or NULL */
+
+PR_NO_TSAN void rcu_set_observer(const struct rcu_observer *o)
+{
+	observer = o;
+}
+
 PR_NO_TSAN void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	/* Unpublishing stores first: the callback frees (memory/memory.h). */
@@ -239,7 +245,8 @@ PR_NO_TSAN void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *he
 			pr_fail("double-free", head,
 				"call_rcu on an rcu_head already queued");
 	head->stamp = __atomic_add_fetch(&rcu.clock, 1, __ATOMIC_RELAXED);
-	kasan_rcu_queued(head, head->stamp);
+	if (observer)
+		observer->queued(head, head->stamp);
 	head->func = func;
 	head->next = NULL;
 	__atomic_store_n(rcu.tail, head, __ATOMIC_RELAXED);	/* rcu.head if empty */
@@ -260,7 +267,8 @@ PR_NO_TSAN static struct rcu_head *dequeue_oldest(void)
 		rcu.tail = &rcu.head;
 	h->next = NULL;
 	rcu.invoked++;
-	kasan_rcu_done(h);
+	if (observer)
+		observer->done(h);
 	return h;
 }
 

@@ -122,4 +122,17 @@ enum {
 };
 int rcu_reader_covers(uint64_t stamp);
 
+/*
+ * A checker's view of call_rcu (kernel/kasan.c installs one): @queued is
+ * told of each rcu_head queued, with its clock stamp, @done when its grace
+ * period is over, before its callback runs.  rcu owns the interface, so
+ * the checker that asks rcu_reader_covers() is not called back by name.
+ * NULL: nobody watches.  Set outside runs.
+ */
+struct rcu_observer {
+	void (*queued)(const void *head, uint64_t stamp);
+	void (*done)(const void *head);
+};
+void rcu_set_observer(const struct rcu_observer *o);
+
 #endif /* PAGERACE_KERNEL_RCU_H */

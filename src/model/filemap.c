@@ -13,7 +13,7 @@
  * the page at its linearisation point, where the page must be the one in
  * the cache at that key (check/shadow.c).
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "kernel/kernel.h"
 #include "kernel/irq.h"
 #include "kernel/preempt.h"
@@ -71,7 +71,7 @@ int add_to_page_cache(struct page *page, struct address_space *mapping,
 	if (!locked_proto() && !knob(KNOB_ADD_AFTER_INSERT)) {
 		page_cache_get(page);
 		__SetPageLocked(page);
-		shadow_page_locked(page, "add_to_page_cache");
+		observe_page_locked(page, "add_to_page_cache");
 		STORE(page->mapping, mapping);
 		STORE(page->index, offset);
 
@@ -85,7 +85,7 @@ int add_to_page_cache(struct page *page, struct address_space *mapping,
 		if (error) {
 			STORE(page->mapping, NULL);
 			__put_page(page);
-			shadow_page_unlocked(page, "add_to_page_cache");
+			observe_page_unlocked(page, "add_to_page_cache");
 			__ClearPageLocked(page);
 		}
 		return error;
@@ -102,7 +102,7 @@ int add_to_page_cache(struct page *page, struct address_space *mapping,
 			/* v1: the seeds' non-atomic lock, in the old place */
 			__SetPageLocked(page);
 		}
-		shadow_page_locked(page, "add_to_page_cache");
+		observe_page_locked(page, "add_to_page_cache");
 		STORE(page->mapping, mapping);
 		STORE(page->index, offset);
 		STORE(mapping->nrpages, LOAD(mapping->nrpages) + 1);
@@ -196,7 +196,7 @@ static struct page *get_speculative_v2(struct page **pagep)
 		page = NULL;
 		goto out_failed;
 	}
-	shadow_lookup_found(page);
+	observe_lookup_found(page);
 
 out_failed:
 	if (knob(KNOB_SPEC_IRQ))
@@ -233,14 +233,14 @@ struct page *find_get_page(struct address_space *mapping, unsigned long offset)
 
 	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
 		return find_get_page_2627(mapping, offset);
-	shadow_lookup_begin(mapping, offset, "find_get_page");
+	observe_lookup_begin(mapping, offset, "find_get_page");
 	if (locked_proto()) {
 		/* 2.6.13 */
 		read_lock_irq(&mapping->tree_rwlock);
 		page = radix_tree_lookup(&mapping->page_tree, offset);
 		if (page) {
 			page_cache_get(page);
-			shadow_lookup_found(page);
+			observe_lookup_found(page);
 		}
 		read_unlock_irq(&mapping->tree_rwlock);
 	} else {
@@ -251,7 +251,7 @@ struct page *find_get_page(struct address_space *mapping, unsigned long offset)
 			page = page_cache_get_speculative(pagep);
 		rcu_read_unlock();
 	}
-	shadow_lookup_end();
+	observe_lookup_end();
 	return page;
 }
 
@@ -274,7 +274,7 @@ struct page *find_trylock_page(struct address_space *mapping,
 		if (page && TestSetPageLocked(page))
 			page = NULL;
 		if (page)
-			shadow_page_locked(page, "find_trylock_page");
+			observe_page_locked(page, "find_trylock_page");
 		read_unlock_irq(&mapping->tree_rwlock);
 		return page;
 	}
@@ -283,7 +283,7 @@ struct page *find_trylock_page(struct address_space *mapping,
 	if (page) {
 		if (TestSetPageLocked(page))
 			goto out_failed;
-		shadow_page_locked(page, "find_trylock_page");
+		observe_page_locked(page, "find_trylock_page");
 		/* Has the page been truncated before being locked? */
 		if (LOAD(page->mapping) != mapping ||
 		    LOAD(page->index) != offset) {
@@ -330,7 +330,7 @@ repeat_locked:
 					goto repeat_locked;
 				}
 			} else {
-				shadow_page_locked(page, "find_lock_page");
+				observe_page_locked(page, "find_lock_page");
 			}
 		}
 		read_unlock_irq(&mapping->tree_rwlock);
@@ -380,7 +380,7 @@ unsigned find_get_pages(struct address_space *mapping, unsigned long start,
 
 	if (variant.protocol == PROTO_MERGED)	/* 2.6.27: filemap_2627.c */
 		return find_get_pages_2627(mapping, start, nr_pages, pages);
-	shadow_gang_lookup_begin(mapping, start, nr_pages, "find_get_pages");
+	observe_gang_lookup_begin(mapping, start, nr_pages, "find_get_pages");
 	if (locked_proto())
 		read_lock_irq(&mapping->tree_rwlock);
 	else
@@ -389,13 +389,13 @@ unsigned find_get_pages(struct address_space *mapping, unsigned long start,
 				     start, nr_pages);
 	for (i = 0; i < ret; i++) {
 		page_cache_get(pages[i]);
-		shadow_lookup_found(pages[i]);
+		observe_lookup_found(pages[i]);
 	}
 	if (locked_proto())
 		read_unlock_irq(&mapping->tree_rwlock);
 	else
 		spin_unlock_irq(&mapping->tree_lock);
-	shadow_lookup_end();
+	observe_lookup_end();
 	return ret;
 }
 
@@ -413,7 +413,7 @@ unsigned find_get_pages_tag(struct address_space *mapping,
 {
 	unsigned int i, ret;
 
-	shadow_gang_lookup_begin(mapping, *index, nr_pages, "find_get_pages_tag");
+	observe_gang_lookup_begin(mapping, *index, nr_pages, "find_get_pages_tag");
 	if (locked_proto())
 		read_lock_irq(&mapping->tree_rwlock);
 	else
@@ -422,7 +422,7 @@ unsigned find_get_pages_tag(struct address_space *mapping,
 					 *index, nr_pages, tag);
 	for (i = 0; i < ret; i++) {
 		page_cache_get(pages[i]);
-		shadow_lookup_found(pages[i]);
+		observe_lookup_found(pages[i]);
 	}
 	if (ret)
 		*index = LOAD(pages[ret - 1]->index) + 1;
@@ -430,7 +430,7 @@ unsigned find_get_pages_tag(struct address_space *mapping,
 		read_unlock_irq(&mapping->tree_rwlock);
 	else
 		spin_unlock_irq(&mapping->tree_lock);
-	shadow_lookup_end();
+	observe_lookup_end();
 	return ret;
 }
 
@@ -454,7 +454,7 @@ unsigned find_get_pages_nonatomic(struct address_space *mapping,
 	if (locked_proto())
 		return find_get_pages(mapping, start, nr_pages, pages);
 	/* A slot pointer does not tell its index: check the mapping only. */
-	shadow_gang_lookup_begin(mapping, start, nr_pages,
+	observe_gang_lookup_begin(mapping, start, nr_pages,
 				 "find_get_pages_nonatomic");
 	rcu_read_lock();
 	/* The kernel reuses @pages for the slots; the model keeps them apart. */
@@ -468,7 +468,7 @@ unsigned find_get_pages_nonatomic(struct address_space *mapping,
 			pages[ret2++] = page;
 	}
 	rcu_read_unlock();
-	shadow_lookup_end();
+	observe_lookup_end();
 	return ret2;
 }
 

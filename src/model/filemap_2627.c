@@ -15,7 +15,7 @@
  * a retrier never starves the remover it waits for; the retries that only
  * restart the walk (empty slot, RADIX_TREE_RETRY) are not.
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "kernel/kernel.h"
 #include "kernel/rcu.h"
 #include "model/filemap_2627.h"
@@ -48,7 +48,7 @@ struct page *find_get_page_2627(struct address_space *mapping,
 	void **pagep;
 	struct page *page;
 
-	shadow_lookup_begin(mapping, offset, "find_get_page");
+	observe_lookup_begin(mapping, offset, "find_get_page");
 	rcu_read_lock();
 repeat:
 	page = NULL;
@@ -72,10 +72,10 @@ repeat:
 			cpu_relax_on(page);
 			goto repeat;
 		}
-		shadow_lookup_found(page);
+		observe_lookup_found(page);
 	}
 	rcu_read_unlock();
-	shadow_lookup_end();
+	observe_lookup_end();
 
 	return page;
 }
@@ -138,7 +138,7 @@ unsigned find_get_pages_2627(struct address_space *mapping,
 	unsigned int ret;
 	unsigned int nr_found;
 
-	shadow_gang_lookup_begin(mapping, start, nr_pages, "find_get_pages");
+	observe_gang_lookup_begin(mapping, start, nr_pages, "find_get_pages");
 	rcu_read_lock();
 	/* The kernel reuses @pages for the slots; the model keeps them apart. */
 restart:
@@ -171,13 +171,13 @@ get:
 			cpu_relax_on(page);
 			goto repeat;
 		}
-		shadow_lookup_found(page);
+		observe_lookup_found(page);
 
 		pages[ret] = page;
 		ret++;
 	}
 	rcu_read_unlock();
-	shadow_lookup_end();
+	observe_lookup_end();
 	return ret;
 }
 
@@ -197,7 +197,7 @@ int add_to_page_cache_2627(struct page *page, struct address_space *mapping,
 	int error;
 
 	SetPageLocked(page);			/* set_page_locked */
-	shadow_page_locked(page, "add_to_page_cache");
+	observe_page_locked(page, "add_to_page_cache");
 
 	error = radix_tree_preload(gfp_mask);
 	if (error == 0) {
@@ -217,7 +217,7 @@ int add_to_page_cache_2627(struct page *page, struct address_space *mapping,
 		radix_tree_preload_end();
 	}
 	if (error) {
-		shadow_page_unlocked(page, "add_to_page_cache");
+		observe_page_unlocked(page, "add_to_page_cache");
 		ClearPageLocked(page);		/* clear_page_locked */
 	}
 	return error;
@@ -238,7 +238,7 @@ int add_to_swap_cache_2627(struct page *page, unsigned long entry)
 	int error;
 
 	SetPageLocked(page);			/* set_page_locked */
-	shadow_page_locked(page, "add_to_swap_cache");
+	observe_page_locked(page, "add_to_swap_cache");
 
 	error = radix_tree_preload(0);
 	if (!error) {
@@ -262,7 +262,7 @@ int add_to_swap_cache_2627(struct page *page, unsigned long entry)
 		}
 	}
 	if (error) {
-		shadow_page_unlocked(page, "add_to_swap_cache");
+		observe_page_unlocked(page, "add_to_swap_cache");
 		ClearPageLocked(page);		/* clear_page_locked */
 	}
 	return error;

@@ -3,7 +3,7 @@
  * model.c - one run's page-cache world: set-up, initial state, end-of-run
  * invariants (leaks, counts, trees, free lists).
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "runtime/tsan.h"
 #include "kernel/kernel.h"
 #include "model/model.h"
@@ -58,6 +58,13 @@ static int tree_lock_held(const struct radix_tree_root *root)
 		     spin_is_held(&m->tree_lock));
 }
 
+const struct model_observer *model_observer;
+
+void model_set_observer(const struct model_observer *o)
+{
+	model_observer = o;
+}
+
 void model_setup(int nr_cpus, unsigned long nr_pages)
 {
 	static unsigned long pages_now;
@@ -83,7 +90,7 @@ void model_setup(int nr_cpus, unsigned long nr_pages)
 	for (int i = 0; i < MODEL_MAX_MAPPINGS; i++)
 		init_mapping(&mappings[i], i);
 	init_mapping(&swapper_space, -1);
-	shadow_reset();
+	observe_reset();
 }
 
 void model_start(void)
@@ -163,7 +170,7 @@ static void check_entry(struct address_space *m, unsigned long index,
 	}
 	if (page_peek_flags(page) & (1UL << PG_locked))
 		pr_fail("leak", page, "page still locked at the end of the run");
-	want = 1 + shadow_holders(page);
+	want = 1 + observe_holders(page);
 	if (page_peek_count(page) != want)
 		pr_fail("leak", page,
 			"page in %s at index %lu has count %d, expected %d",

@@ -31,7 +31,7 @@
 #include "runtime/tsan.h"
 #include "model/page_alloc.h"
 #include "model/page_alloc_internal.h"
-#include "check/shadow.h"
+#include "model/observe.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -295,7 +295,7 @@ void __free_pages_ok(struct page *page, unsigned int order)
 	unsigned long pfn = page_to_pfn(page);
 
 	for (unsigned int i = 0; i < (1U << order); ++i) {
-		shadow_check_free(page + i, __func__);
+		observe_check_free(page + i, __func__);
 		check_not_free(page + i, __func__);
 	}
 	/* (check_not_free reported the read of pa_shadow_map[pfn]) */
@@ -322,7 +322,7 @@ static void free_hot_cold_page(struct page *page, int cold)
 	unsigned long flags;
 	struct address_space *mapping;
 
-	shadow_check_free(page, __func__);	/* detector, no yield point */
+	observe_check_free(page, __func__);	/* detector, no yield point */
 	mapping = LOAD(page->mapping);
 	if ((unsigned long)mapping & PAGE_MAPPING_ANON)	/* PageAnon */
 		STORE(page->mapping, (struct address_space *)NULL);

@@ -8,7 +8,7 @@
 #include "runtime/tsan.h"
 #include "model/page_alloc.h"
 #include "model/page_alloc_internal.h"
-#include "check/shadow.h"
+#include "model/observe.h"
 
 #include <stddef.h>
 #include <stdio.h>

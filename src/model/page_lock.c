@@ -8,7 +8,7 @@
  * an unlock cannot slip into the gap and be lost: that is what
  * prepare_to_wait before the test achieves in __wait_on_bit_lock.
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "kernel/kernel.h"
 #include "kernel/irq.h"
 #include "model/mapping.h"
@@ -30,7 +30,7 @@ void lock_page(struct page *page)
 		if (PageLocked(page) && !(pr_mem_on && pr_mem_relax()))
 			PR_BLOCK(page, "PG_locked");
 	}
-	shadow_page_locked(page, "lock_page");
+	observe_page_locked(page, "lock_page");
 }
 
 /**
@@ -41,7 +41,7 @@ void lock_page(struct page *page)
  */
 void unlock_page(struct page *page)
 {
-	shadow_page_unlocked(page, "unlock_page");
+	observe_page_unlocked(page, "unlock_page");
 	smp_mb();
 	if (!TestClearPageLocked(page))
 		pr_fail("bug", page, "unlock_page of an unlocked page");

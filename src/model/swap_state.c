@@ -8,7 +8,7 @@
  * page in it has PG_swapcache and its entry in page->private.  The swap
  * map is reduced to "this entry is used once" (remove_exclusive's case).
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "kernel/kernel.h"
 #include "model/filemap_2627.h"
 #include "model/mapping.h"
@@ -41,7 +41,7 @@ int add_to_swap_cache(struct page *page, unsigned long entry)
 	if (variant.protocol != PROTO_LOCKED) {
 		page_cache_get(page);
 		SetPageLocked(page);
-		shadow_page_locked(page, "add_to_swap_cache");
+		observe_page_locked(page, "add_to_swap_cache");
 		SetPageSwapCache(page);
 		STORE(page->private, entry);
 		tree_write_lock(&swapper_space);
@@ -52,7 +52,7 @@ int add_to_swap_cache(struct page *page, unsigned long entry)
 		tree_write_unlock(&swapper_space);
 		if (error) {
 			__put_page(page);
-			shadow_page_unlocked(page, "add_to_swap_cache");
+			observe_page_unlocked(page, "add_to_swap_cache");
 			ClearPageLocked(page);
 			ClearPageSwapCache(page);
 		}
@@ -63,7 +63,7 @@ int add_to_swap_cache(struct page *page, unsigned long entry)
 	if (!error) {
 		page_cache_get(page);
 		SetPageLocked(page);
-		shadow_page_locked(page, "add_to_swap_cache");
+		observe_page_locked(page, "add_to_swap_cache");
 		SetPageSwapCache(page);
 		STORE(page->private, entry);
 		STORE(swapper_space.nrpages, LOAD(swapper_space.nrpages) + 1);
@@ -115,7 +115,7 @@ int remove_exclusive_swap_page(struct page *page)
 		 * reclaim of a held page there.
 		 */
 		if (variant.protocol != PROTO_MERGED)
-			shadow_reclaim(page, "remove_exclusive_swap_page");
+			observe_reclaim(page, "remove_exclusive_swap_page", 0);
 		SetPageDirty(page);
 		retval = 1;
 	}

@@ -4,7 +4,7 @@
  * mm/truncate.c) with the seeds' non-atomic pagevec lookup (seed 007,
  * patch 6/7) and tree_lock a spinlock (seed 008, patch 7/7).
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "kernel/kernel.h"
 #include "model/mapping.h"
 
@@ -61,7 +61,7 @@ void truncate_inode_pages(struct address_space *mapping, unsigned long start)
 			next++;
 			if (TestSetPageLocked(page))
 				continue;
-			shadow_page_locked(page, "truncate_inode_pages");
+			observe_page_locked(page, "truncate_inode_pages");
 			if (PageWriteback(page)) {
 				unlock_page(page);
 				continue;
@@ -150,7 +150,7 @@ unsigned long invalidate_mapping_pages(struct address_space *mapping,
 				next++;
 				continue;
 			}
-			shadow_page_locked(page, "invalidate_mapping_pages");
+			observe_page_locked(page, "invalidate_mapping_pages");
 			page_index = LOAD(page->index);
 			if (page_index > next)
 				next = page_index;

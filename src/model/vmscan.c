@@ -12,7 +12,7 @@
  * off.  PROTO_MERGED freezes the count at 0 with cmpxchg instead (2.6.27
  * __remove_mapping).
  */
-#include "check/shadow.h"
+#include "model/observe.h"
 #include "kernel/kernel.h"
 #include "model/mapping.h"
 #include "model/page_alloc.h"
@@ -35,7 +35,7 @@ static int remove_mapping_merged(struct address_space *mapping,
 		goto cannot_free;
 	}
 	__remove_from_page_cache(page);
-	shadow_reclaim_own(page, "shrink_list", held);
+	observe_reclaim(page, "shrink_list", held);
 	tree_write_unlock(mapping);
 	return 1;
 cannot_free:
@@ -56,7 +56,7 @@ static int __shrink_page(struct page *page, int held)
 
 	if (TestSetPageLocked(page))
 		return 0;			/* keep */
-	shadow_page_locked(page, "shrink_list");
+	observe_page_locked(page, "shrink_list");
 	mapping = LOAD(page->mapping);
 	if (!mapping)
 		goto keep_locked;	/* truncate got there first */
@@ -70,7 +70,7 @@ static int __shrink_page(struct page *page, int held)
 		 */
 		unlock_page(page);
 		if (held)
-			shadow_unhold(page);
+			observe_unhold(page);
 		free_hot_page(page);
 		return 1;
 	}
@@ -93,7 +93,7 @@ static int __shrink_page(struct page *page, int held)
 	 * not in use by anybody.  (pagecache + us == 2)
 	 */
 	count = page_count(page);
-	shadow_reclaim_counted(page);
+	observe_reclaim_counted(page);
 	if (count != 2 || PageDirty(page)) {
 		tree_write_unlock(mapping);
 		if (use_freeing_flag())
@@ -101,7 +101,7 @@ static int __shrink_page(struct page *page, int held)
 		goto keep_locked;
 	}
 	__remove_from_page_cache(page);
-	shadow_reclaim_own(page, "shrink_list", held);
+	observe_reclaim(page, "shrink_list", held);
 	tree_write_unlock(mapping);
 	__put_page(page);		/* the page cache's reference */
 
@@ -119,7 +119,7 @@ static int __shrink_page(struct page *page, int held)
 	 * reference is the seeds' to handle (PG_freeing is already clear).
 	 */
 	if (held)
-		shadow_unhold(page);
+		observe_unhold(page);
 	if (put_page_testzero(page))
 		free_cold_page(page);
 	return 1;
@@ -220,7 +220,7 @@ int shrink_cache_one(void)
 	}
 isolated:
 	zone->nr_inactive--;
-	shadow_hold_by(page, "isolate_lru_pages");
+	observe_hold_by(page, "isolate_lru_pages");
 	spin_unlock_irq(&zone->lru_lock);
 
 	if (__shrink_page(page, 1))
@@ -233,7 +233,7 @@ isolated:
 	list_add(&page->lru, &zone->inactive_list);	/* add_page_to_inactive_list */
 	zone->nr_inactive++;
 	spin_unlock_irq(&zone->lru_lock);
-	shadow_unhold(page);
+	observe_unhold(page);
 	page_cache_release(page);	/* __pagevec_release -> release_pages */
 	return 0;
 }

@@ -96,6 +96,7 @@ static void truncate0_reuse(void *arg)
 static void setup_lookup_truncate(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(3, 8);
 	model_prefill(&mappings[0], KEEPER);
 	model_prefill(&mappings[0], 0);
@@ -108,6 +109,7 @@ static void setup_lookup_truncate(void *arg)
 static void setup_lookup_reuse(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(2, 8);
 	model_prefill(&mappings[0], KEEPER);
 	model_prefill(&mappings[0], 0);
@@ -133,6 +135,7 @@ static void truncate_tail(void *arg)
 static void setup_walk_free(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(2, 8);
 	/* index 5 needs two levels at shift 2; 4..5 share the freed leaf */
 	model_prefill(&mappings[0], 0);
@@ -167,6 +170,7 @@ static void setup_irq_alloc(void *arg)
 	int cpu0;
 
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(2, 4);
 	model_prefill(&mappings[0], KEEPER);
 	model_prefill(&mappings[0], 0);
@@ -212,6 +216,7 @@ static void trylock1(void *arg)
 static void setup_add_lookup(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(3, 8);
 	pr_spawn("cpu0", add1, NULL, 0);
 	pr_spawn("cpu1", lookup1, NULL, 0);
@@ -244,6 +249,7 @@ static void lookup0_use(void *arg)
 static void setup_reclaim_lookup(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(2, 8);
 	model_prefill(&mappings[0], KEEPER);
 	reclaim_victim = model_prefill(&mappings[0], 0);
@@ -270,6 +276,7 @@ static void lock0(void *arg)
 static void setup_lock_truncate(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(2, 8);
 	model_prefill(&mappings[0], KEEPER);
 	model_prefill(&mappings[0], 0);
@@ -300,6 +307,7 @@ static void swap_remove(void *arg)
 static void setup_swap(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(2, 8);
 	swap_page = model_prefill_swap(7);
 	get_page(swap_page);		/* the remover's own reference */
@@ -333,6 +341,7 @@ static void mixed_writer(void *arg)
 static void setup_mixed(void *arg)
 {
 	(void)arg;
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(3, 8);
 	reclaim_victim = model_prefill(&mappings[0], 0);
 	get_page(reclaim_victim);

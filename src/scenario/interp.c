@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kernel/kernel.h"
+#include "check/shadow.h"
 #include "model/mapping.h"
 #include "model/model.h"
 #include "model/page_alloc.h"
@@ -260,6 +261,7 @@ static void setup(void *arg)
 {
 	struct scenario *s = arg;
 
+	shadow_attach();	/* the detectors observe the model */
 	model_setup(s->nr_cpus, s->nr_pages);
 	for (int i = 0; i < s->nr_cpus; i++)
 		memset(s->cpu[i].regs, 0, sizeof(s->cpu[i].regs));
