@@ -120,24 +120,33 @@ void explore_sampled_text(const char *strategy, int pct_depth, uint64_t runs,
 			  uint64_t failures, char *buf, size_t len);
 
 /*
- * Run @run failed with @res and schedule @rec: save its trace and print
- * it (unless --json).  Returns 0, or -1 if the trace could not be saved
- * (said on stderr).  Counts the failure.
+ * explore_run.c, the runs of one process, which explore.c, jobs.c and
+ * jobs_tree.c call (and which call none of them).  Run @run failed with
+ * @res and schedule @rec: save its trace and print it (unless --json).
+ * Returns 0, or -1 if the trace could not be saved (said on stderr).
+ * Counts the failure.
  */
 int explore_failure(struct explore_state *st, uint64_t run,
 		    const struct pr_run_result *res, struct pr_schedule *rec);
 /* The progress line on a terminal (rate-limited). */
 void explore_progress(struct explore_state *st);
+/* Explore [st->lo, st->lo + st->len) in this process. */
+int explore_loop(struct explore_state *st);
+/* The monotonic clock, in seconds. */
+double explore_now(void);
+/*
+ * The variant's knobs, comma-separated in the registry's order, into
+ * @knobs (truncated at @size); returns 0 when no knob is on.
+ */
+size_t explore_format_knobs(char *knobs, size_t size);
 
 /* jobs.c: explore [st->lo, st->lo + st->len) with st->o.jobs workers. */
 int explore_jobs(struct explore_state *st);
 /*
  * jobs_tree.c: a dfs or dpor search in st->o.jobs parts, one worker each,
- * each running explore.c's loop over runs in its own process
- * (explore_loop: the whole exploration when there are no jobs).
+ * each running explore_loop in its own process.
  */
 int explore_jobs_tree(struct explore_state *st);
-int explore_loop(struct explore_state *st);
 /* coverage.c: what a systematic search covered (merged parts for --jobs). */
 void explore_coverage(const struct explore_state *st, struct pr_coverage *c);
 
