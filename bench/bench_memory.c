@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench_memory.c - what a memory model costs per step (issue 14): the
+ * bench_memory.c - what a memory model costs per step: the
  * built-in page-cache workloads under sc, tso and weak, random strategy,
  * recorded as explore records.  A flush is a step of its own, so ns per
  * step counts it; runs/s is given too.  Target: weak <= 3 x sc per step.

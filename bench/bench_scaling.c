@@ -16,7 +16,7 @@
  * (yield points passed, per-run setup included), median of REPS rounds;
  * the sizes are interleaved inside each round, so load on the shared
  * machine falls on all of them alike.  The ratio ns(N) / ns(2) is what
- * issue 15 asks to keep <= 1.2x up to 8 CPUs.  Uniform random switches
+ * the goal keeps <= 1.2x up to 8 CPUs.  Uniform random switches
  * at a step with probability (N-1)/N (0.5 at 2 CPUs, 0.875 at 8), so
  * part of the growth is the sampler's own choice, not the decision
  * path's cost; "decisions/step" shows it.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/ir_systematic.sh -- instructions per step of dpor beside random on
-# bench_systematic's programs (issue 13: dpor <= 3x random per step), the
+# bench_systematic's programs (the goal: dpor <= 3x random per step), the
 # load-proof twin of its timed ratios: Ir per step = (Ir(N) - Ir(0)) /
 # steps(N) under valgrind's cachegrind without cache simulation, so
 # start-up cancels and per-run set-up counts (as in bench_systematic).

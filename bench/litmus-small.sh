@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/litmus-small.sh -- issue 14's target: "a 2-4 CPU test exhaustively
+# bench/litmus-small.sh -- the target: "a 2-4 CPU test exhaustively
 # in <= 10 ms".  Runs `pagerace litmus -b -m MODEL -n 0 -t BUDGET` over
 # every 2-4 CPU test of the corpus ($LITMUS_DIR, auto/ and manual/; the
 # CPU count is --brief's column 8) under sc, tso and weak, and prints per

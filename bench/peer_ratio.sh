@@ -8,7 +8,7 @@
 # same under callgrind: instructions per run ((Ir(2R) - Ir(R)) / R, so
 # start-up cancels), which no load moves.  Needs relacy/relacy.hpp
 # (Debian: relacy-dev); skipped with a note otherwise.  Target
-# (issue 15): pagerace >= 3x Relacy.
+# pagerace >= 3x Relacy.
 #
 # Usage: bench/peer_ratio.sh [PAIRS [RUNS]]   (defaults 11, 300000)
 # Environment: BASE_MICRO, another build's bench/spec_micro_pagerace: each

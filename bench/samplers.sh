@@ -5,9 +5,8 @@
 # For each scenario in scenarios/ whose expect is a failure, and each
 # sampler, explore seeds 1..SEEDS and note the first run that fails with
 # the scenario's expected verdict (runs counted from 1).  Every sampler
-# gets the budget and PCT depth of the scenario's explore line before
-# issue 13 turned the lines to dpor (the table below; "today" in issue
-# 15): pct runs at that depth, the portfolio's pct member too.  Beside
+# gets a sampler's budget and PCT depth for the scenario (the table
+# below): pct runs at that depth, the portfolio's pct member too.  Beside
 # them, the scenario's own explore line as it is now (dpor with a
 # preemption bound: deterministic, one number for every seed).  A failure of
 # another kind first (a workload may hold more than one bug: the seeds'
@@ -44,7 +43,7 @@ if [ -z "$SCENARIOS" ]; then
 	done
 fi
 
-# The explore lines before issue 13 (commit c05f1ff): NAME DEPTH RUNS.
+# The samplers' budgets: NAME DEPTH RUNS.
 # A scenario not listed uses its line's depth (3 if none) and runs.
 legacy() {
 	case $1 in

@@ -21,7 +21,7 @@
  * put_page is a load and a compare-and-swap loop, as in the Relacy twin
  * (Relacy has no atomic step that decrements and sets a flag on reaching
  * zero): both sides make the same accesses, so they search the same
- * interleavings (issue 15; it was one RMW here, two scheduling points
+ * interleavings (it was one RMW here, two scheduling points
  * fewer per put than Relacy's, and ~60x fewer interleavings).
  *
  * v1: G0 takes count 0->1 on the freed page, G1 1->2 and believes the page
@@ -58,8 +58,8 @@ static int state, slot;
 static int v1;
 /*
  * put_page as one RMW (decrement, and mark the page free on reaching
- * zero, in one atomic step): the micro test as issue 13 defined its
- * targets, before the twin was made fair.  Searched beside the load+CAS
+ * zero, in one atomic step): the micro test's first form, which the
+ * Relacy twin does not share.  Searched beside the load+CAS
  * form by systematic(); the runs/s figures use the load+CAS form only.
  */
 static int put_rmw;
@@ -191,7 +191,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /*
- * Systematic search (issue 13's targets): dpor proves the fixed protocol
+ * Systematic search (the targets): dpor proves the fixed protocol
  * clean and finds v1 deterministically; full dfs beside it for scale.
  * Both forms of put_page: one RMW (put_rmw, the micro test the targets
  * were set on) and the Relacy twin's load + CAS loop.

@@ -5,7 +5,7 @@
 #  - every scenario with "expect KIND" fails with verdict KIND under its
 #    own explore settings: with seed 1 at the run its stored trace in
 #    traces/scenarios/ was recorded from, and for all but at most one in
-#    20 of the seeds of BUDGET_SEEDS (19 of seeds 1..20, issue 12);
+#    20 of the seeds of BUDGET_SEEDS (19 of seeds 1..20);
 #  - with the knob that plants its bug taken out (bug scenarios), or the
 #    fix knob added (findings f*), the same budget finds nothing, for
 #    every seed of BUDGET_SEEDS;

@@ -114,7 +114,7 @@ sed 's/^program .*/program no-such-program/' "$good" >"$tmp/prog.trace"
 run 2 "$PAGERACE" replay "$tmp/prog.trace" && one_line
 ok $? "replay of a trace of an unknown program: exit 2, one line"
 
-# ---- an edited trace is noticed (issue 11): the check covers the header
+# ---- an edited trace is noticed: the check covers the header
 # and the schedule, only pagerace-version is informational
 for edit in 's/^seed .*/seed 999/' 's/^run \(.*\)/run 1\1/' \
 	    's/^option max-steps .*/option max-steps 99/' \

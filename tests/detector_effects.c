@@ -13,7 +13,7 @@
  * harmless one (the access after the reallocation, or before call_rcu),
  * the use after free was never run: a "clean" verdict that covered less
  * than it said.  The same hole had already cost scenarios/no-freeing-
- * flag.scn its bug (check/shadow.c's holds, bench/RESULTS.md, h13g);
+ * flag.scn its bug (check/shadow.c's holds);
  * this is the audit's regression test for the allocator's and RCU's
  * shadow.
  *

@@ -301,7 +301,7 @@ static void test_search(void)
 	   (unsigned long long)bd.executions);
 	/*
 	 * The every-slot counts re-measured after the psleeper fix (21af8f6)
-	 * and the sleep-resumption rule (h13e), by reporting a read of every
+	 * and the sleep-resumption rule, by reporting a read of every
 	 * kcpu slot in grace_period_over: 354 and 631 (559 before the fix).
 	 */
 	ok(fp.executions < 354 && bp.executions < 631,

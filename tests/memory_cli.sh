@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/memory_cli.sh -- memory models on the command line (issue 14), TAP.
+# tests/memory_cli.sh -- memory models on the command line, TAP.
 #
 # explore --memory tso/weak finds the store-buffering bug sc never shows,
 # writes a version 3 trace naming the model; replay reproduces it with the

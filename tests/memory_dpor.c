@@ -188,7 +188,7 @@ static void test_generated(int three, int n)
 /*
  * The observer rule on programs too big for dfs (@three 2): dpor's final
  * states under weak equal those of dpor with every two writes to memory
- * dependent (pr_dpor_ticks 1, the rule before h14r, itself checked
+ * dependent (pr_dpor_ticks 1, the reference rule, itself checked
  * against dfs above); with the bumps commuting and no observer rule
  * (pr_dpor_ticks 2, planted) some program loses states, so the check
  * sees the rule.  Likewise the sleepers on the branches observers ask

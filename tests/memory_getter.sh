@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/memory_getter.sh -- the speculative getter's barriers under the
-# memory models (issue 14; doc/variants.md "Barriers", doc/findings.md
+# memory models (doc/variants.md "Barriers", doc/findings.md
 # F10 and F11), TAP.  replay/budgets.sh checks that testone-no-mb.scn and
 # f11-spec-recheck.scn find their bugs under weak within their budgets
 # and that their controls are clean; this adds:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/report_minimize.sh -- issue 5's acceptance, for every failing
+# tests/report_minimize.sh -- the acceptance, for every failing
 # built-in program and every page-cache workload with its bug knob (TAP):
 #
 #   explore finds the failure (PCT, fixed seed);

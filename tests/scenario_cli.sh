@@ -89,7 +89,7 @@ ok $? "replay after the file is gone: runs the embedded text and says so"
 
 # ---- the command line overrides the scenario's settings
 "$PAGERACE" explore -q --json -n 10 -K none "$srcdir/scenarios/lock-no-recheck.scn" >"$tmp/out" 2>"$tmp/err"
-# (-n below the size of its bound-1 tree, 16 executions since h13g)
+# (-n below the size of its bound-1 tree, 16 executions)
 test $? -eq 0 && grep -q '"runs":10,' "$tmp/out" && grep -q '"strategy":"dpor"' "$tmp/out"
 ok $? "-n and -K none override the scenario's runs and knobs"
 "$PAGERACE" explore -q --json -s pct -n 20 --seed 3 "$srcdir/scenarios/mixed.scn" >"$tmp/out" 2>"$tmp/err"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/scenario_misuse.sh -- a scenario that misuses its own references
-# is bad input, not a race (TAP; issue 11): FILE:LINE:COL: error:, exit 2,
+# is bad input, not a race (TAP): FILE:LINE:COL: error:, exit 2,
 # no trace saved.  `check` finds what the text shows (a register reused
 # while it holds a reference or lock, a put of what was already put, a
 # body ending with what it took, loops included); explore finds the rest

@@ -539,7 +539,7 @@ static void test_malformed(void)
 }
 
 /*
- * Version 2 (issue 11): the version 1 base, written again, gains the
+ * Version 2: the version 1 base, written again, gains the
  * flavour and check lines; the check notices an edited seed, run, option,
  * verdict or schedule, and not an edited pagerace-version.
  */

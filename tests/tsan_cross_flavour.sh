@@ -5,9 +5,9 @@
 # Skipped when configure built no TSan flavour.
 #
 # 1. PCT's k: calibration runs under pagerace-tsan are blind to
-#    ThreadSanitizer, so a data race no longer cuts one short (issue 11:
-#    seeds 17 and 21 of pc-mixed with spec-free-check gave k 245/244 and
-#    249/246, and every PCT schedule differed with it).
+#    ThreadSanitizer, so a data race cannot cut one short (seeds 17 and
+#    21 of pc-mixed with spec-free-check are the runs where it would:
+#    a k of 245/244 and 249/246, and every PCT schedule with it).
 # 2. Every run's decisions: --max-steps makes every run end (livelock) and
 #    save its trace, in both binaries; a run that pagerace-tsan ends early
 #    on a data race must have followed the plain run's schedule up to

@@ -4,10 +4,10 @@
 #
 # pagerace-tsan explores random and pct runs in a worker process that is
 # replaced every --worker-runs runs (ThreadSanitizer never frees a dead
-# fiber's thread context).  Workers forked from pagerace-tsan used to see
-# no data race at all: TSan counts live fibers as threads, and a child of
-# a "multi-threaded" process ignores every access (issue 11: pc-mixed
-# with spec-free-check, 34 failures in one process, 3 with -j 2).
+# fiber's thread context).  A worker forked from a pagerace-tsan process
+# with live fibers would see no data race at all: TSan counts live fibers
+# as threads, and a child of a "multi-threaded" process ignores every
+# access (pr_run_before_fork destroys them first).
 #
 # 1. pagerace-tsan, pct, a scenario full of data races: one process,
 #    a worker replaced every 30 runs, and two workers (-j 2) print the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/weak_barriers.sh -- the seeds' barriers under the memory models
-# (issue 14; doc/variants.md "Barriers", doc/findings.md "Weak memory"),
+# (doc/variants.md "Barriers", doc/findings.md "Weak memory"),
 # TAP.  replay/budgets.sh already checks that each barrier scenario finds
 # its bug under weak and that its control is clean; this adds what the
 # scenarios' headers do not say:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/scenario-verdicts.sh -- one line per page-cache scenario: its
 # dpor verdict under a memory model, for comparing two binaries after a
-# change to dpor or the memory models (h14r: weak's clock rule).
+# change to dpor or the memory models (weak's clock rule).
 #
 #   tools/scenario-verdicts.sh PAGERACE [MODEL [RUNS [EXPLORE-OPTION...]]]
 #

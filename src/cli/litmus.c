@@ -258,8 +258,8 @@ static enum verdict run_test(const struct litmus_opts *o, const char *path)
 	 * reaches rings of 6-19 CPUs that neither search finishes).  A
 	 * Sometimes test of more than GOAL_SOME_PROCS processes keeps the
 	 * witness sampler's half and the search's: measured on the corpus
-	 * under weak (bench/RESULTS.md, h14q), the goal search won rings of
-	 * 3-5 processes and lost larger ones the sampler reaches.  A
+	 * under weak (bench/RESULTS.md), the goal search wins rings of
+	 * 3-5 processes and loses larger ones the sampler reaches.  A
 	 * goal search that decides the condition ends the test: the rest of
 	 * the budget is not spent (the final states listed are then those
 	 * the search met).

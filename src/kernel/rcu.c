@@ -295,11 +295,9 @@ PR_NO_TSAN static void invoke(struct rcu_head *h)
  * writes the queue if it dequeues; a check that dequeues nothing only
  * reads it (an unlock's look at rcu.head, whether to wake the daemon,
  * commutes with it), and reads the slots that hold its grace period up
- * (holds_up).  This is debe49a's claim.  4c2a72f took it back because
- * dpor then missed scenarios/no-freeing-flag.scn's bug; the fault was
- * elsewhere: the reclaim-held-page detector's shadow holds were not
- * reported to dpor (check/shadow.c), and the check's write had ordered
- * them by accident (bench/RESULTS.md, h13g).
+ * (holds_up).  What dpor must also see is the reclaim-held-page
+ * detector's holds, which check/shadow.c reports as effects: without them
+ * a check and a hold would look independent.
  */
 PR_NO_TSAN static struct rcu_head *take_ready(void)
 {

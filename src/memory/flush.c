@@ -259,8 +259,8 @@ PR_NO_TSAN static int hook_reads(int ctx, const struct pr_site *site,
 	 * own stores that overlap the load's bytes, not 8 bytes from @obj:
 	 * dpor holds the load independent of the flush of an own store to
 	 * the next field, which then must not change the load's choices
-	 * (tests/memory_dpor's 3-variable programs: two ints side by side
-	 * lost final states of dfs before h14r).
+	 * (tests/memory_dpor's 3-variable programs, two ints side by side,
+	 * check that no final state of dfs is lost).
 	 */
 	if (!(n = stale_count(ctx, obj)) ||
 	    mem_own_store(ctx, obj, site && site->size ? site->size : 8))

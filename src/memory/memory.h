@@ -225,9 +225,7 @@ void pr_mem_drain_all(void);
  * stale_gp_start floors the section's loads), so a CPU whose sections
  * all began later keeps its stores buffered too (the C-WW rings of the
  * corpus need a reader's stores to outlive a period that began before
- * its section).  Before h14g every CPU that had ever begun a section
- * was drained (when the drain began: a section begun while the waiter
- * waited for the buffers escaped it).  Draining every CPU that
+ * its section).  Draining every CPU that
  * had begun a section, all its buffer, is stronger than LKMM (only the
  * stores po-before the end of such a section must be visible), never
  * weaker.  pr_mem_drain_all drains everyone: RCU callbacks.

@@ -37,8 +37,7 @@
  * different locations, but only such a load sees it -- one with a floor
  * and an older value reports PR_EFF_OBSERVE with its location, and dpor
  * reverses the ticks before it that nothing else orders, of which one
- * wrote there (a tick says which location it wrote), dpor_reverse.c;
- * before h14r every two writes to memory were dependent); a grace
+ * wrote there (a tick says which location it wrote), dpor_reverse.c); a grace
  * period's beginning and end and stale_relax read the clock into a floor
  * only, and tick too; the grace-period floor is written by a grace
  * period's beginning and read by entering a read-side section, the one

@@ -51,7 +51,7 @@ enum pr_knob {
 	KNOB_DEREF_SLOT_PLAIN	= 1 << 12, /* find_get_pages retries a stale page */
 
 	/*
-	 * The seeds' barriers (issue 14; doc/variants.md, "Barriers"): each
+	 * The seeds' barriers (doc/variants.md, "Barriers"): each
 	 * drops one barrier the seeds add or rely on.  Memory ordering only:
 	 * under --memory sc they remove a fence's yield point and can change
 	 * no outcome; under tso and weak the reordering they allow is

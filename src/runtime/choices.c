@@ -123,9 +123,9 @@ PR_NO_TSAN void sched_rebuild_choices(struct pr_choices *cs)
  * and holds contexts and injections only (sc), what a rebuild would
  * give is the same array without @i's entries -- its own and its
  * injections', which a finished context can no longer take -- so they
- * are cut out in place instead (issue 15: every run ends each context
- * this way, and a rebuild was ~60 instructions of a ~3600-instruction
- * run, four times).  Order and positions stay those of a rebuild.
+ * are cut out in place instead (every run ends each context this way,
+ * and a rebuild would cost ~60 instructions of a ~3600-instruction run,
+ * four times).  Order and positions stay those of a rebuild.
  */
 PR_NO_TSAN void sched_ctx_done(int i)
 {

@@ -262,7 +262,7 @@ PR_NO_TSAN __attribute__((noinline, cold)) static void decide_bad_pick(int idx)
 /*
  * The decision's straight path -- a budget ran out, nothing changed, sc,
  * no observer, the chosen context is runnable -- is what every sampled
- * run spends most of its scheduling time in (issue 15: ~9 decisions a
+ * run spends most of its scheduling time in (~9 decisions a
  * run on the spec-get micro test): the rest sits behind one test each,
  * in functions of its own.
  *

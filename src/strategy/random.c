@@ -12,8 +12,8 @@
  * changes; the geometric law is memoryless, so the distribution of
  * schedules is exactly that of per-step uniform choice.
  *
- * One 64-bit draw serves a decision (issue 15: the draws were ~20% of a
- * run), from splitmix64 (rng.h; Java's SplittableRandom): one counter,
+ * One 64-bit draw serves a decision (draws were ~20% of a run when each
+ * step took one), from splitmix64 (rng.h; Java's SplittableRandom): one counter,
  * one add and three mixing rounds a draw, seeded by hashing (seed, run),
  * where xoshiro256** keeps and seeds four words.  Its low 32 bits give the choice by Lemire's multiply-and-reject
  * (exactly uniform over the c candidates); its high 32 bits give a number
@@ -26,11 +26,11 @@
  * below 2^-16) is thrown away whole, so both halves stay exact and
  * independent.
  *
- * Before issue 15's second round the choice and each step of the budget
- * took a draw of their own (~2.5 draws a decision).  That walk survives as
- * the calibration walker (pr_random_calibration_create): PCT's k, hence
- * every pct, pos, surw and portfolio schedule, is measured with it, so
- * those schedules did not move when random's draws did.
+ * The calibration walker (pr_random_calibration_create) draws once for
+ * the choice and once for each step of the budget (~2.5 draws a
+ * decision), the same law: PCT's k, hence every pct, pos, surw and
+ * portfolio schedule, is measured with it, and stays independent of how
+ * random draws.
  */
 #include "runtime/tsan.h"
 #include "runtime/rng.h"
@@ -226,8 +226,8 @@ PR_NO_TSAN static int random_pick(struct pr_strategy *s, const struct pr_choices
 	 * Lemire's bound 2^32 mod c is below c, so a low product >= c needs
 	 * no division; a budget of 1 or 2 steps is read off z's first two
 	 * digits (n <= 64 gives K >= 2), a longer one counted on from the
-	 * third digit, as pick_general would from the same draw (issue 15:
-	 * one decision in eight, on the spec-get micro test).  A rejected
+	 * third digit, as pick_general would from the same draw (one
+	 * decision in eight, on the spec-get micro test).  A rejected
 	 * half: pick_general, from the same draw.
 	 */
 	if (__builtin_expect((uint32_t)m1 < c || (uint32_t)m2 < g->reject, 0))

@@ -27,9 +27,10 @@ struct pr_schedule;
 
 struct pr_strategy *pr_random_create(void);
 /*
- * The random walk with its draws as they were before issue 15's second
- * round (same law, more draws): PCT's calibration runs it, so that k,
- * and every schedule that depends on it, did not move.
+ * The random walk with a draw for the choice and one for each step of
+ * its budget (random's law, more draws): PCT's calibration runs it, so
+ * that k, and every schedule that depends on it, does not depend on how
+ * random draws.
  */
 struct pr_strategy *pr_random_calibration_create(void);
 struct pr_strategy *pr_pct_create(const struct pr_strategy_params *p);

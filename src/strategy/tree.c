@@ -457,8 +457,8 @@ PR_NO_TSAN int pr_tree_pick(struct pr_tree *t, const struct pr_choices *cs,
 	 * collected (pr_effects_track(0) drops what the previous step left
 	 * too; node[d].ev and the analysis's clocks for it stay valid,
 	 * dpor_race.c).  Only the branch node prefix - 1 and the nodes
-	 * after it record their steps.  Re-recording the replayed steps was 13% of
-	 * a bounded dpor search's instructions (bench/RESULTS.md, h13g).
+	 * after it record their steps.  Re-recording the replayed steps would be
+	 * 13% of a bounded dpor search's instructions.
 	 */
 	if (d + 1 < t->prefix) {
 		if (t->effects)
