@@ -168,8 +168,7 @@ How to read it:
   C-WW rings).  A grace period drains the buffers of its own CPU and of
   the CPUs whose first RCU/SRCU read-side section began before the
   period did, nobody else's (memory/memory.h: LKMM asks nothing of a
-  section that begins after the period began; h14g, before which every
-  CPU that had been a reader at any time was drained).
+  section that begins after the period began).
   weak stays multi-copy atomic, keeps a store after an smp_rmb and
   inside its read-side section, and orders a store inside an if after
   the load it depends on: stronger than LKMM, never weaker.
@@ -208,7 +207,7 @@ How to read it:
   random coins weighted towards the values the exists clause wants each
   load and each location's final value to have, src/litmus/witness.c),
   else random runs under tso and weak.  The witness sampler waits
-  rather than spoils (h14g): a load that would read a value the clause
+  rather than spoils: a load that would read a value the clause
   rejects is not taken while anything else can go, nor a flush that
   would leave a location's final value out of reach -- the clause's
   value flushed while another store there, buffered or still to come
@@ -241,27 +240,7 @@ How to read it:
   search applies, the search has a quarter of the budget (62 ms at
   0.25 s) instead of three quarters or half, so the slowest 2-4 CPU
   searches now end as "decided by the goal search" or "incomplete" and
-  drop out of the median / p99 / max: those are not comparable with
-  tables before h14q (the searches themselves are no faster).
-
-History under weak (the whole corpus, LITMUS_BUDGET=0.25 s, 2 processes
-on the shared 2-core machine): store buffers only, 41 of 704 Sometimes
-reached; with stale reads (h14v), 166 (23.6%); with stale reads, load
-buffering and the search before the sampling (h14l), 244 (34.7%); with
-the witness sampler (h14n), 457 (64.9%); with grace periods draining
-only readers' buffers, 469 (66.6%); with stores moving into a
-read-side section, 508 (72.2%); with the goal search (h14q), 501
-(71.2%): no gain at this budget (side by side with the binary before,
-491 against 493 at load 7), but 746 tests (weak) decided by the goal
-search, most of them Never tests now shown unreachable where the
-search stopped at the budget; with the witness sampler waiting rather
-than spoiling (counted stores for final values, flushes scored by the
-value they bring, per-run priorities, hopeless runs abandoned), grace
-periods draining only the sections begun before them and, under weak,
-0.5 s for a Sometimes test (h14g), the table above, 576 (81.8%): the
-C-WW misses fell from 52 to 4, C-RW from 50 to 35, C-WR from 27 to
-18 (bench/RESULTS.md, h14g).  Never reached: 0 in every one of these
-runs.
+  drop out of the median / p99 / max.
 
 ## Unsupported constructs (annotated tests, under sc)
 
@@ -291,7 +270,7 @@ if [ -f "$results" ]; then
 	/<!-- litmus begin -->/ {
 		print
 		print ""
-		print "## LKMM litmus corpus (issue 14): `make litmus`"
+		print "## LKMM litmus corpus: `make litmus`"
 		print ""
 		print "`make litmus` (doc/litmus.sh; LITMUS_BUDGET=" budget " s per test and"
 		print "model, 2 processes), " host ".  Details and the unsupported"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# doc/memory-runs.sh -- issue 14's findings run: every shipped scenario and
+# doc/memory-runs.sh -- the findings run: every shipped scenario and
 # every built-in page-cache workload under --memory tso and --memory weak,
 # for the protocols v2 and merged, with a modest budget each; the Markdown
 # table of doc/findings.md ("Weak memory: the runs").  Usage (from the
