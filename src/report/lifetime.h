@@ -3,7 +3,8 @@
  * lifetime.h - where the object a report is about was allocated and
  * freed, as KASAN prints it: collected during rich replay through the
  * shadow's observer (kernel/kasan.h), told after the conflicting
- * accesses.  Exploration never pays for it.
+ * accesses.  Exploration never pays for it; pagerace-tsan keeps no notes
+ * (lifetime.c says why).
  */
 #ifndef PAGERACE_REPORT_LIFETIME_H
 #define PAGERACE_REPORT_LIFETIME_H
