@@ -294,6 +294,18 @@ static void parse_proc(struct lit_parser *p)
 	p->proc = -1;
 }
 
+/* The 1-based line and column of @at in @text. */
+static void text_position(const char *text, const char *at, int *line,
+			  int *col)
+{
+	*line = *col = 1;
+	for (const char *c = text; c < at; c++, (*col)++)
+		if (*c == '\n') {
+			(*line)++;
+			*col = 0;
+		}
+}
+
 /*
  * The result words herd7's corpus uses: the three oracles, and those that
  * are none (a test of a flag, a deadlock or an open question).
@@ -330,13 +342,9 @@ static void parse_result(struct lit_parser *p, struct litmus *l,
 		known |= strlen(result_words[w]) == k &&
 			 !memcmp(s, result_words[w], k);
 	if (!known) {
-		int line = 1, col = 1;
+		int line, col;
 
-		for (const char *c = text; c < s; c++, col++)
-			if (*c == '\n') {
-				line++;
-				col = 0;
-			}
+		text_position(text, s, &line, &col);
 		lit_set_error(p, line, col, "");
 		snprintf(p->err->msg, sizeof(p->err->msg),
 			 "unknown Result '%.*s' (Never, Sometimes or Always; "
@@ -368,13 +376,9 @@ static void parse_all(struct lit_parser *p, const char *text, size_t len)
 	if (memchr(text, '\0', len)) {
 		/* Where the first NUL is, as the scenario lexer says it. */
 		const char *nul = memchr(text, '\0', len);
-		int line = 1, col = 1;
+		int line, col;
 
-		for (const char *c = text; c < nul; c++, col++)
-			if (*c == '\n') {
-				line++;
-				col = 0;
-			}
+		text_position(text, nul, &line, &col);
 		lit_set_error(p, line, col, "not a text file (a NUL byte)");
 		longjmp(p->fail, 1);
 	}
