@@ -31,6 +31,7 @@
 #include "cli/interrupt.h"
 #include "cli/litmus_goal.h"
 #include "litmus/litmus.h"
+#include "memory/graph.h"
 #include "memory/memory.h"
 #include "model/variant.h"
 #include "trace/trace.h"
@@ -56,7 +57,12 @@ static void litmus_usage(FILE *f)
 "states reached, whether the condition is, and whether that agrees with\n"
 "the file's Result: line (Never, Sometimes, Always).\n"
 "\n"
-"  -m, --memory MODEL      memory model: sc (default), tso or weak\n"
+"  -m, --memory MODEL      memory model: sc (default), tso, weak, or lkmm\n"
+"                          (the kernel's model exactly, by execution graphs)\n"
+"      --engine E          run (default under sc, tso, weak: the test's\n"
+"                          runs on the kernel layer) or graph (under sc,\n"
+"                          tso, lkmm: every execution graph the model\n"
+"                          allows, each once)\n"
 "  -s, --strategy S        dpor (default) or dfs; never a preemption bound\n"
 "  -n, --max-executions N  stop a test after N executions (default 1000000;\n"
 "                          0: no limit); it is then 'incomplete'\n"
@@ -100,10 +106,12 @@ static void litmus_usage(FILE *f)
 		pr_argv0, pr_argv0, pr_argv0);
 }
 
-enum { OPT_MAX_STEPS = 256, OPT_TRACE_DIR, OPT_GOAL, OPT_SOME_BUDGET };
+enum { OPT_MAX_STEPS = 256, OPT_TRACE_DIR, OPT_GOAL, OPT_SOME_BUDGET,
+       OPT_ENGINE };
 
 static const struct option long_opts[] = {
 	{ "memory", required_argument, NULL, 'm' },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "strategy", required_argument, NULL, 's' },
 	{ "max-executions", required_argument, NULL, 'n' },
 	{ "time-budget", required_argument, NULL, 't' },
@@ -502,7 +510,7 @@ int cmd_litmus(int argc, char **argv)
 		.trace_dir = LITMUS_TRACE_DIR,
 	};
 	struct pr_run_options ro;
-	int c, i, rc = EXIT_NOFAIL, model = PR_MEM_SC;
+	int c, i, rc = EXIT_NOFAIL, model = PR_MEM_SC, graph = -1, lkmm = 0;
 
 	pr_run_options_default(&ro);
 	o.max_steps = ro.max_steps;
@@ -512,6 +520,12 @@ int cmd_litmus(int argc, char **argv)
 
 		switch (c) {
 		case 'm':
+			lkmm = !strcmp(optarg, "lkmm");
+			if (lkmm) {
+				o.memory = "lkmm";
+				model = PR_MEM_SC;
+				break;
+			}
 			if (cli_memory_parse(optarg, "litmus", &model))
 				return EXIT_BADINPUT;
 			o.memory = pr_mem_name(model);
@@ -560,6 +574,14 @@ int cmd_litmus(int argc, char **argv)
 		case OPT_TRACE_DIR:
 			o.trace_dir = optarg;
 			break;
+		case OPT_ENGINE:
+			if (strcmp(optarg, "run") && strcmp(optarg, "graph")) {
+				fprintf(stderr, "%s litmus: error: engine '%s': "
+					"run or graph\n", pr_argv0, optarg);
+				return EXIT_BADINPUT;
+			}
+			graph = !strcmp(optarg, "graph");
+			break;
 		case OPT_GOAL:
 			o.goal_only = 1;
 			break;
@@ -577,6 +599,23 @@ int cmd_litmus(int argc, char **argv)
 			return EXIT_BADINPUT;
 		}
 	}
+	if (lkmm && graph == 0) {
+		fprintf(stderr, "%s litmus: error: memory lkmm has the graph "
+			"engine only\n", pr_argv0);
+		return EXIT_BADINPUT;
+	}
+	if (lkmm)
+		graph = 1;
+	if (graph == 1 && model == PR_MEM_WEAK) {
+		fprintf(stderr, "%s litmus: error: memory weak has the run "
+			"engine only (lkmm is the exact model)\n", pr_argv0);
+		return EXIT_BADINPUT;
+	}
+	if (graph == 1)
+		graph = lkmm ? GRAPH_LKMM : model == PR_MEM_TSO ? GRAPH_TSO :
+			GRAPH_SC;
+	else
+		graph = -1;
 	if (cli_memory_select(model, "litmus"))
 		return EXIT_BADINPUT;
 	if (optind >= argc) {
@@ -587,10 +626,19 @@ int cmd_litmus(int argc, char **argv)
 	}
 	interrupt_catch();
 	for (i = optind; i < argc && !interrupt_pending(); i++) {
-		enum verdict v = run_test(&o, argv[i]);
-		int r = v == V_BADINPUT || v == V_TOO_BIG ? EXIT_BADINPUT :
-			v == V_DISAGREE || v == V_ERROR ? EXIT_FOUND : EXIT_NOFAIL;
+		enum verdict v;
+		int r;
 
+		if (graph >= 0) {
+			r = litmus_graph_test(&o, argv[i], graph);
+			if (r == EXIT_BADINPUT || (r == EXIT_FOUND &&
+						   rc == EXIT_NOFAIL))
+				rc = r;
+			continue;
+		}
+		v = run_test(&o, argv[i]);
+		r = v == V_BADINPUT || v == V_TOO_BIG ? EXIT_BADINPUT :
+		    v == V_DISAGREE || v == V_ERROR ? EXIT_FOUND : EXIT_NOFAIL;
 		if (v == V_BADINPUT && o.brief)
 			printf("%s\t-\tbad-input\t0\t-\t0\t-\t0\n", argv[i]);
 		if (r == EXIT_BADINPUT || (r == EXIT_FOUND && rc == EXIT_NOFAIL))

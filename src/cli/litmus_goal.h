@@ -72,4 +72,12 @@ enum litmus_goal_end litmus_goal_search(const struct litmus_opts *o,
 					size_t tracelen, uint64_t *failed,
 					uint64_t *other, uint64_t *execs);
 
+/*
+ * One test by execution graphs under @model (enum graph_model;
+ * litmus_graph.c): prints as the run engine does; returns EXIT_NOFAIL,
+ * EXIT_FOUND (a disagreement) or EXIT_BADINPUT.
+ */
+int litmus_graph_test(const struct litmus_opts *o, const char *path,
+		      int model);
+
 #endif /* PAGERACE_CLI_LITMUS_GOAL_H */

@@ -66,6 +66,7 @@ static struct lit_expr *call(struct lit_parser *p)
 	}
 	e = node(p, EX_CALL, &name);
 	e->idx = pr->code;
+	e->op = pr->lk;
 	lit_next(p);
 	lit_expect(p, "(");
 	while (!lit_is(&p->tok, ")")) {

@@ -231,12 +231,34 @@ int lit_val_cmp(const struct lit_val *a, const struct lit_val *b);
 void lit_val_text(const struct litmus *l, const struct lit_val *v, char *buf,
 		  size_t len);
 
-/* prims.c: the kernel primitives a body may call. */
+/* prims.c: the kernel primitives a body may call, by code. */
+enum lit_prim_code {
+	P_READ_ONCE, P_WRITE_ONCE, P_LOAD_ACQUIRE, P_STORE_RELEASE,
+	P_RCU_DEREF, P_RCU_ASSIGN, P_MB, P_RMB, P_WMB, P_BARRIER,
+	P_RCU_LOCK, P_RCU_UNLOCK, P_SYNC_RCU,
+	P_SPIN_LOCK, P_SPIN_UNLOCK, P_SPIN_TRYLOCK, P_SPIN_IS_LOCKED,
+	P_XCHG, P_CMPXCHG,
+	P_ATOMIC_READ, P_ATOMIC_SET, P_ATOMIC_ADD, P_ATOMIC_SUB,
+	P_ATOMIC_INC, P_ATOMIC_DEC, P_ATOMIC_ADD_RETURN, P_ATOMIC_SUB_RETURN,
+	P_ATOMIC_INC_RETURN, P_ATOMIC_DEC_RETURN, P_ATOMIC_FETCH_ADD,
+	P_ATOMIC_FETCH_SUB, P_ATOMIC_FETCH_INC, P_ATOMIC_FETCH_DEC,
+	P_ATOMIC_INC_AND_TEST, P_ATOMIC_DEC_AND_TEST, P_ATOMIC_SUB_AND_TEST,
+	P_ATOMIC_CMPXCHG, P_ATOMIC_XCHG, P_ATOMIC_ADD_UNLESS,
+	P_ATOMIC_INC_NOT_ZERO, P_SRCU_LOCK, P_SRCU_UNLOCK, P_SYNC_SRCU,
+};
+
+/* A primitive's flavour under LKMM (lit_expr.op of its call): the
+ * ordering of an RMW (linux-kernel.def's {mb}, {once}, {acquire},
+ * {release}), or for smp_mb__before_atomic and friends their fence
+ * (memory/graph.h, enum ge_fence; 0 is GF_MB). */
+enum lit_lk { LK_MB = 0, LK_ONCE, LK_ACQUIRE, LK_RELEASE };
+
 struct lit_prim {
 	const char *name;
 	int nargs;
 	int lvalue;		/* first argument is an lvalue (READ_ONCE(*x)) */
-	int code;
+	int code;		/* enum lit_prim_code */
+	int lk;			/* enum lit_lk, or a fence's ge_fence */
 };
 const struct lit_prim *lit_prim_find(const char *name);
 /* What primitive @code is to reorder.c: LBC_LOAD (a relaxed load),
@@ -301,6 +323,10 @@ void litmus_state_text(const struct litmus *l, const struct lit_val *st,
 int lit_proc_of_ctx(int ctx);
 /* interp.c: a constant or a location's address as the program sees it. */
 intptr_t lit_val_value(const struct lit_val *v);
+/* interp.c: location @loc's address as the program sees it; a value as
+ * a final state records it (an address becomes its location). */
+intptr_t lit_loc_address(int loc);
+struct lit_val lit_canonical(const struct litmus *l, intptr_t v);
 /* prims.c: does primitive @code return the value it loads?  What it
  * loads at cell @c (the field and its size)? */
 int lit_prim_loads(int code);

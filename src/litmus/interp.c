@@ -130,6 +130,16 @@ intptr_t lit_val_value(const struct lit_val *v)
 	return initial(v);
 }
 
+intptr_t lit_loc_address(int loc)
+{
+	return address(loc);
+}
+
+struct lit_val lit_canonical(const struct litmus *l, intptr_t v)
+{
+	return canonical(l, v);
+}
+
 /* "r = load": the value @e returns is the one a single access loads,
  * at an address computed without accessing memory (witness.c). */
 int lit_direct_load(const struct lit_expr *e)

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * graph_enum.c - every execution graph of a litmus test, each checked
+ * once against the model (graph.h has the plan).
+ *
+ * A candidate graph is one path per process, and per location one
+ * coherence order of its writes and one write for each of its reads.
+ * Coherence and atomicity concern one location at a time, so each
+ * location's choices are made and checked alone first (the coherent
+ * ones are few); the model's predicate then judges each product of
+ * them.  Locks: a location's critical sections (a lock's write up to
+ * its process's next unlock) follow each other in co in some order, a
+ * section never unlocked last (two such: a deadlock, no execution);
+ * a lock's read reads the write before its own (lock.cat).
+ */
+#include "litmus/graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One location's coherent choice: its writes in co order, the write
+ * each of its reads reads. */
+struct locopt {
+	int8_t order[GRAPH_MAX];
+	int8_t rf[GRAPH_MAX];	/* per read of the location, in order */
+};
+
+struct locset {
+	int loc;
+	int nw, nr;
+	int8_t w[GRAPH_MAX], r[GRAPH_MAX];	/* events */
+	struct locopt *opt;
+	size_t nopt, cap;
+};
+
+struct search {
+	struct litmus *l;
+	int model;
+	struct lg_stats *st;
+	struct lg_domain dom[LIT_MAX_LOCS];
+	struct lg_paths paths[LIT_MAX_PROCS];
+	struct graph g;
+	const struct lg_path *pick[LIT_MAX_PROCS];
+	int iw[LIT_MAX_LOCS];		/* a location's initial write, -1 */
+	struct locset ls[LIT_MAX_LOCS];
+	int nls;
+	char *err;
+	size_t errlen;
+};
+
+static intptr_t init_value(const struct litmus *l, int loc)
+{
+	struct lit_val v = { l->loc[loc].init_kind, l->loc[loc].init_val };
+
+	if (l->loc[loc].type == LOC_SPINLOCK || l->loc[loc].type == LOC_SRCU)
+		return 0;
+	return lit_val_value(&v);
+}
+
+static void dom_add(struct lg_domain *d, intptr_t v, int *changed,
+		    int *full)
+{
+	int i = 0;
+
+	while (i < d->n && d->v[i] < v)
+		i++;
+	if (i < d->n && d->v[i] == v)
+		return;
+	if (d->n == LG_MAX_VALS) {
+		*full = 1;
+		return;
+	}
+	memmove(&d->v[i + 1], &d->v[i], (size_t)(d->n - i) * sizeof(d->v[0]));
+	d->v[i] = v;
+	d->n++;
+	*changed = 1;
+}
+
+/*
+ * The paths of every process, over values that grow round by round: a
+ * value a chain of k stores computes is there after k rounds, and no
+ * execution has a chain longer than its stores.
+ */
+static int grow(struct search *s)
+{
+	struct litmus *l = s->l;
+	int bound = 1;
+
+	for (int i = 0; i < l->nlocs; i++) {
+		s->dom[i].n = 1;
+		s->dom[i].v[0] = init_value(l, i);
+	}
+	for (int round = 0;; round++) {
+		int changed = 0, full = 0, stores = 0;
+
+		s->st->rounds = round + 1;
+		for (int p = 0; p < l->nprocs; p++) {
+			int most = 0;
+
+			if (lg_paths_of(l, p, s->dom, &s->paths[p], s->err,
+					s->errlen))
+				return -1;
+			for (size_t k = 0; k < s->paths[p].n; k++) {
+				const struct lg_path *pa = &s->paths[p].p[k];
+				int nst = 0;
+
+				for (int e = 0; e < pa->nev; e++)
+					nst += pa->ev[e].kind == GE_W;
+				if (nst > most)
+					most = nst;
+			}
+			stores += most;
+		}
+		/* paths store more as locations hold more values */
+		if (stores + 1 > bound)
+			bound = stores + 1;
+		if (round + 1 >= bound)
+			return 0;
+		for (int p = 0; p < l->nprocs; p++)
+			for (size_t k = 0; k < s->paths[p].n; k++) {
+				const struct lg_path *pa = &s->paths[p].p[k];
+
+				for (int e = 0; e < pa->nev; e++)
+					if (pa->ev[e].kind == GE_W)
+						dom_add(&s->dom[pa->ev[e].loc],
+							pa->ev[e].val,
+							&changed, &full);
+			}
+		if (full) {
+			snprintf(s->err, s->errlen, "a location may hold more "
+				 "than %d values", LG_MAX_VALS);
+			return -1;
+		}
+		if (!changed)
+			return 0;
+	}
+}
+
+/* The graph of the picked paths: initial writes, then each process. */
+static int build(struct search *s)
+{
+	struct litmus *l = s->l;
+	struct graph *g = &s->g;
+	uint64_t used = 0;
+
+	for (int p = 0; p < l->nprocs; p++)
+		for (int e = 0; e < s->pick[p]->nev; e++)
+			if (s->pick[p]->ev[e].loc >= 0 &&
+			    s->pick[p]->ev[e].kind != GE_SRCU)
+				used |= REL_BIT(s->pick[p]->ev[e].loc);
+	g->n = 0;
+	for (int i = 0; i < l->nlocs; i++) {
+		struct gev *e;
+
+		s->iw[i] = -1;
+		if (!((used >> i) & 1))
+			continue;
+		if (g->n == GRAPH_MAX)
+			goto toomany;
+		s->iw[i] = g->n;
+		e = &g->ev[g->n++];
+		memset(e, 0, sizeof(*e));
+		e->kind = GE_W;
+		e->ann = GA_ONCE;
+		e->proc = GE_INIT;
+		e->loc = (int16_t)i;
+		e->rmw = -1;
+		e->val = init_value(l, i);
+	}
+	for (int p = 0; p < l->nprocs; p++) {
+		const struct lg_path *pa = s->pick[p];
+		int base = g->n;
+
+		if (g->n + pa->nev > GRAPH_MAX)
+			goto toomany;
+		for (int e = 0; e < pa->nev; e++) {
+			struct gev *d = &g->ev[g->n++];
+
+			*d = pa->ev[e];
+			d->addr <<= base;
+			d->data <<= base;
+			d->ctrl <<= base;
+			if (d->rmw >= 0)
+				d->rmw = (int16_t)(d->rmw + base);
+		}
+	}
+	for (int i = 0; i < g->n; i++)
+		g->rf[i] = -1;
+	return 0;
+toomany:
+	snprintf(s->err, s->errlen, "an execution with more than %d events",
+		 GRAPH_MAX);
+	return -1;
+}
+
+static int push(struct locset *ls, const struct locopt *o)
+{
+	if (ls->nopt == ls->cap) {
+		size_t cap = ls->cap ? 2 * ls->cap : 16;
+		struct locopt *n = realloc(ls->opt, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		ls->opt = n;
+		ls->cap = cap;
+	}
+	ls->opt[ls->nopt++] = *o;
+	return 0;
+}
+
+/* Put one location's choice @o into the graph. */
+static void apply(struct graph *g, const struct locset *ls,
+		  const struct locopt *o)
+{
+	for (int i = 0; i < ls->nw; i++) {
+		int a = o->order[i];
+
+		g->co.r[a] = 0;
+		for (int j = i + 1; j < ls->nw; j++)
+			g->co.r[a] |= REL_BIT(o->order[j]);
+	}
+	for (int i = 0; i < ls->nr; i++)
+		g->rf[ls->r[i]] = o->rf[i];
+}
+
+/* The writes a read may read (the same value; lock.cat's choices for
+ * a failed trylock and spin_is_locked). */
+static int sources(const struct search *s, const struct locset *ls,
+		   int r, int *src)
+{
+	const struct graph *g = &s->g;
+	const struct gev *e = &g->ev[r];
+	int n = 0;
+
+	switch (e->kind) {
+	case GE_R:
+		for (int i = 0; i < ls->nw; i++)
+			if (g->ev[ls->w[i]].val == e->val)
+				src[n++] = ls->w[i];
+		return n;
+	case GE_LF:
+	case GE_RL:
+		/* rfi-lf: inside its own critical section, that lock;
+		 * else any other process's lock write. */
+		for (int i = r - 1; i >= 0 && g->ev[i].proc == e->proc; i--) {
+			if (g->ev[i].loc != e->loc)
+				continue;
+			if (g->ev[i].kind == GE_UL)
+				break;
+			if (g->ev[i].kind == GE_LKW) {
+				src[0] = i;
+				return 1;
+			}
+		}
+		for (int i = 0; i < ls->nw; i++)
+			if (g->ev[ls->w[i]].kind == GE_LKW &&
+			    g->ev[ls->w[i]].proc != e->proc)
+				src[n++] = ls->w[i];
+		return n;
+	case GE_RU:
+		/* rfi-ru: its process's last unlock, unless locked
+		 * again since; rfe-ru: another's unlock, the initial
+		 * write. */
+		for (int i = r - 1; i >= 0 && g->ev[i].proc == e->proc; i--) {
+			if (g->ev[i].loc != e->loc)
+				continue;
+			if (g->ev[i].kind == GE_LKW)
+				break;
+			if (g->ev[i].kind == GE_UL) {
+				src[n++] = i;
+				break;
+			}
+		}
+		for (int i = 0; i < ls->nw; i++) {
+			const struct gev *w = &g->ev[ls->w[i]];
+
+			if ((w->kind == GE_UL || w->proc == GE_INIT) &&
+			    w->proc != e->proc)
+				src[n++] = ls->w[i];
+		}
+		return n;
+	}
+	return 0;
+}
+
+/* Every read's source, then the coherence check. */
+static int reads(struct search *s, struct locset *ls, struct locopt *o,
+		 int k)
+{
+	int src[GRAPH_MAX], n;
+
+	if (k == ls->nr) {
+		apply(&s->g, ls, o);
+		if (graph_coherent(&s->g))
+			return push(ls, o);
+		return 0;
+	}
+	if (s->g.ev[ls->r[k]].kind == GE_LKR) {
+		/* the write just before its lock's in co */
+		int lkw = s->g.ev[ls->r[k]].rmw;
+
+		for (int i = 1; i < ls->nw; i++)
+			if (o->order[i] == lkw)
+				o->rf[k] = o->order[i - 1];
+		return reads(s, ls, o, k + 1);
+	}
+	n = sources(s, ls, ls->r[k], src);
+	for (int i = 0; i < n; i++) {
+		o->rf[k] = (int8_t)src[i];
+		if (reads(s, ls, o, k + 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* Co orders: the initial write first, then every permutation of the
+ * units (a write; for locks a critical section), @last fixed last. */
+struct unit {
+	int8_t ev[2];
+	int n;
+};
+
+static int orders(struct search *s, struct locset *ls, struct unit *u,
+		  int nu, int k, int last, struct locopt *o)
+{
+	if (k == nu) {
+		int m = 1;
+
+		o->order[0] = (int8_t)ls->w[0];
+		for (int i = 0; i < nu; i++)
+			for (int j = 0; j < u[i].n; j++)
+				o->order[m++] = u[i].ev[j];
+		if (last >= 0)
+			for (int j = 0; j < u[last].n; j++)
+				o->order[m++] = u[last].ev[j];
+		return reads(s, ls, o, 0);
+	}
+	if (k == last)
+		return orders(s, ls, u, nu, k + 1, last, o);
+	for (int i = k; i < nu; i++) {
+		struct unit t;
+
+		if (i == last)
+			continue;
+		t = u[k]; u[k] = u[i]; u[i] = t;
+		if (orders(s, ls, u, nu, k + 1, last, o))
+			return -1;
+		t = u[k]; u[k] = u[i]; u[i] = t;
+	}
+	return 0;
+}
+
+/*
+ * The coherent choices of one location.  Returns 0, 1 when a lock
+ * cannot be taken in any order (a deadlock), -1 out of memory.
+ */
+static int location(struct search *s, struct locset *ls)
+{
+	struct graph *g = &s->g;
+	struct unit u[GRAPH_MAX];
+	struct locopt o;
+	int nu = 0, last = -1, unmatched = 0;
+
+	ls->nw = ls->nr = 0;
+	ls->nopt = 0;
+	ls->w[ls->nw++] = (int8_t)s->iw[ls->loc];
+	for (int i = 0; i < g->n; i++) {
+		const struct gev *e = &g->ev[i];
+
+		if (e->loc != ls->loc || e->proc == GE_INIT ||
+		    e->kind == GE_SRCU || e->kind == GE_F)
+			continue;
+		switch (e->kind) {
+		case GE_W:
+			ls->w[ls->nw++] = (int8_t)i;
+			u[nu].ev[0] = (int8_t)i;
+			u[nu++].n = 1;
+			break;
+		case GE_LKW: {
+			int ul = -1;
+
+			ls->w[ls->nw++] = (int8_t)i;
+			for (int j = i + 1; j < g->n &&
+			     g->ev[j].proc == e->proc; j++) {
+				if (g->ev[j].loc != e->loc)
+					continue;
+				if (g->ev[j].kind == GE_LKR)
+					return 1;	/* lock-nest */
+				if (g->ev[j].kind == GE_UL) {
+					ul = j;
+					break;
+				}
+			}
+			u[nu].ev[0] = (int8_t)i;
+			u[nu].n = 1;
+			if (ul >= 0) {
+				u[nu].ev[1] = (int8_t)ul;
+				u[nu].n = 2;
+			} else {
+				unmatched++;
+				last = nu;
+			}
+			nu++;
+			break;
+		}
+		case GE_UL:
+			ls->w[ls->nw++] = (int8_t)i;
+			break;
+		default:
+			ls->r[ls->nr++] = (int8_t)i;
+		}
+	}
+	if (unmatched > 1)
+		return 1;
+	/* An unlock with no lock before it: a unit of its own. */
+	for (int i = 1; i < ls->nw; i++) {
+		int in = 0;
+
+		if (g->ev[ls->w[i]].kind != GE_UL)
+			continue;
+		for (int k = 0; k < nu; k++)
+			in |= u[k].n == 2 && u[k].ev[1] == ls->w[i];
+		if (!in) {
+			u[nu].ev[0] = ls->w[i];
+			u[nu++].n = 1;
+		}
+	}
+	/* alone: no other location's choices in the graph */
+	rel_zero(&g->co, g->n);
+	for (int i = 0; i < g->n; i++)
+		g->rf[i] = -1;
+	memset(&o, 0, sizeof(o));
+	return orders(s, ls, u, nu, 0, last, &o) ? -1 : 0;
+}
+
+static int model_allows(struct search *s, int *flags)
+{
+	*flags = 0;
+	switch (s->model) {
+	case GRAPH_SC:
+		return graph_sc(&s->g);
+	case GRAPH_TSO:
+		return graph_tso(&s->g);
+	default:
+		return graph_lkmm(&s->g, flags);
+	}
+}
+
+static void record(struct search *s)
+{
+	struct litmus *l = s->l;
+	struct lit_val st[LIT_MAX_OBS];
+
+	for (int i = 0; i < l->nobs; i++) {
+		const struct lit_obs *o = &l->obs[i];
+		intptr_t v;
+
+		if (o->is_reg) {
+			v = s->pick[o->proc]->regs[o->reg];
+		} else {
+			v = init_value(l, o->loc);
+			for (int k = 0; k < s->nls; k++)
+				if (s->ls[k].loc == o->loc) {
+					const struct graph *g = &s->g;
+					int w = s->ls[k].w[0];
+
+					/* the co-last write */
+					for (int j = 0; j < s->ls[k].nw; j++)
+						if (!g->co.r[s->ls[k].w[j]])
+							w = s->ls[k].w[j];
+					v = g->ev[w].val;
+				}
+		}
+		st[i] = lit_canonical(l, v);
+	}
+	if (l->filter && !lit_cond_eval(l->filter, st)) {
+		l->filtered++;
+		return;
+	}
+	lit_outcome_record(l, st, lit_cond_eval(l->cond, st));
+}
+
+/* Every product of the locations' choices. */
+static void product(struct search *s, int k)
+{
+	int flags;
+
+	if (k == s->nls) {
+		s->st->candidates++;
+		if (!model_allows(s, &flags))
+			return;
+		s->st->executions++;
+		if (flags & GRAPH_FLAG_DATARACE)
+			s->st->races++;
+		record(s);
+		return;
+	}
+	for (size_t i = 0; i < s->ls[k].nopt; i++) {
+		apply(&s->g, &s->ls[k], &s->ls[k].opt[i]);
+		product(s, k + 1);
+	}
+}
+
+int lg_search(struct litmus *l, int model, struct lg_stats *st,
+	      int (*interrupted)(void), int *complete, char *err,
+	      size_t errlen)
+{
+	static struct search s;
+	size_t idx[LIT_MAX_PROCS] = { 0 };
+	int rc = -1;
+
+	memset(&s, 0, sizeof(s));
+	memset(st, 0, sizeof(*st));
+	s.l = l;
+	s.model = model;
+	s.st = st;
+	s.err = err;
+	s.errlen = errlen;
+	*complete = 0;
+	if (grow(&s))
+		goto out;
+	for (int p = 0; p < l->nprocs; p++) {
+		st->paths += s.paths[p].n;
+		if (!s.paths[p].n) {	/* no path can run: no execution */
+			*complete = 1;
+			rc = 0;
+			goto out;
+		}
+	}
+	for (;;) {
+		int stuck = 0, none = 0;
+
+		if (interrupted && interrupted())
+			break;
+		st->combinations++;
+		for (int p = 0; p < l->nprocs; p++)
+			s.pick[p] = &s.paths[p].p[idx[p]];
+		if (build(&s))
+			goto out;
+		s.nls = 0;
+		for (int i = 0; i < l->nlocs && !stuck && !none; i++) {
+			int r;
+
+			if (s.iw[i] < 0)
+				continue;
+			s.ls[s.nls].loc = i;
+			r = location(&s, &s.ls[s.nls]);
+			if (r < 0) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			if (r > 0)
+				stuck = 1;
+			else if (!s.ls[s.nls].nopt)
+				none = 1;	/* no coherent choice */
+			s.nls++;
+		}
+		if (stuck) {
+			st->stuck++;
+		} else if (!none) {
+			rel_zero(&s.g.co, s.g.n);
+			product(&s, 0);
+		}
+		/* the next combination of paths */
+		{
+			int p = l->nprocs - 1;
+
+			while (p >= 0 && ++idx[p] == s.paths[p].n)
+				idx[p--] = 0;
+			if (p < 0) {
+				*complete = 1;
+				break;
+			}
+		}
+	}
+	rc = 0;
+out:
+	for (int p = 0; p < LIT_MAX_PROCS; p++)
+		free(s.paths[p].p);
+	for (int i = 0; i < LIT_MAX_LOCS; i++)
+		free(s.ls[i].opt);
+	return rc;
+}
