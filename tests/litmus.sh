@@ -47,7 +47,7 @@ WRC+rel+rmb agree         agree         agree
 IRIW        unreached     unreached     agree:r
 IRIW+mbs    agree         agree         agree
 2+2W        unreached     unreached     agree:r
-2+2W+wmbs   agree         agree         agree
+2+2W+mbs    agree         agree         agree
 RCU-sync    agree         agree         agree
 RCU-nolock  unreached     unreached     agree:r
 RCU-publish agree         agree         agree
@@ -212,7 +212,7 @@ ok $? "a stale read in a tso trace: FILE:LINE:COL: error, exit 2"
 # search cannot finish (here it may run one execution); a Never stays
 # incomplete.  Where the exists clause fixes registers, the goal search
 # (cli/litmus_goal.c; tests/litmus-goal.sh) comes first and decides:
-# MP reached, MP+wmb+rmb (Never) unreachable; 2+2W and 2+2W+wmbs fix
+# MP reached, MP+wmb+rmb (Never) unreachable; 2+2W and 2+2W+mbs fix
 # only final values, so the witness sampler and random runs are left.
 run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 --trace-dir "$tmp/tw" \
 	"$srcdir/tests/litmus/2+2W.litmus" &&
@@ -224,7 +224,7 @@ test -f "$trace" && run 0 "$PAGERACE" replay "$trace" &&
 	grep -q 'no failure (as recorded)' "$tmp/out" &&
 	grep -q 'final state x=1; y=1 satisfies exists' "$tmp/out"
 ok $? "the witness run is saved; replay re-executes it and reaches the condition"
-run 0 "$PAGERACE" litmus -b -m weak -t 0.2 -n 1 "$srcdir/tests/litmus/2+2W+wmbs.litmus" &&
+run 0 "$PAGERACE" litmus -b -m weak -t 0.2 -n 1 "$srcdir/tests/litmus/2+2W+mbs.litmus" &&
 	test "$(cut -f3,5,7 "$tmp/out")" = "incomplete	incomplete	not-reached"
 ok $? "weak, -t 0.2 -n 1: a Never test sampled and cut stays incomplete, never 'agree'"
 run 0 "$PAGERACE" litmus -m weak -t 1 -n 1 --trace-dir "$tmp/tg" \

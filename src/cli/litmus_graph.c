@@ -44,8 +44,11 @@ int litmus_graph_test(const struct litmus_opts *o, const char *path,
 	const char *verdict, *why = "";
 	enum lit_expect x;
 
-	if (target_resolve(path, &tg))
+	if (target_resolve(path, &tg)) {
+		if (o->brief)
+			printf("%s\t-\tbad-input\t0\t-\t0\t-\t0\n", path);
 		return EXIT_BADINPUT;
+	}
 	l = tg.lit;
 	if (!l) {
 		fprintf(stderr, "%s litmus: error: %s is not a litmus test "
