@@ -73,6 +73,16 @@ one() {
 	     on && !/^  [ *] / { exit }
 	     on { s = substr($0, 5); sub(/ +[0-9]+$/, "", s); print s }' "$d/p" |
 		norm >"$d/ps"
+	# herd7 shows the variables of the condition and the locations
+	# clause; pagerace also those of a filter: compare on herd7's.
+	if [ -s "$d/hs" ]; then
+		head -n 1 "$d/hs" | tr ';' '\n' | sed 's/=.*//' >"$d/keys"
+		awk -F';' 'NR == FNR { k[$0] = 1; next }
+			{ s = ""; for (i = 1; i <= NF; i++) { v = $i; sub(/=.*/, "", v)
+				if (v in k) s = s (s == "" ? "" : ";") $i }
+			  print s }' "$d/keys" "$d/ps" | LC_ALL=C sort -u >"$d/pp"
+		mv "$d/pp" "$d/ps"
+	fi
 	hn=$(wc -l <"$d/hs") pn=$(wc -l <"$d/ps")
 	if ! grep -q '^States' "$d/h" || [ "$hrc" -ne 0 ]; then
 		v=herd-fail

@@ -48,11 +48,13 @@ struct lg_paths {
  * @dom (one domain a location).  0, or -1 with @err filled (a path
  * with too many events or guesses, too many paths).  Paths that fail
  * (a bad pointer, a division by zero) are dropped: no execution has
- * them.
+ * them.  Every value a walk stores, on a path kept or dropped, goes
+ * into @written (its location's; n LG_MAX_VALS + 1 when one is full):
+ * a store before the guess that fails is one other guesses keep.
  */
 int lg_paths_of(const struct litmus *l, int proc,
 		const struct lg_domain *dom, struct lg_paths *out,
-		char *err, size_t errlen);
+		struct lg_domain *written, char *err, size_t errlen);
 
 /* The location of address @a, -1 if it is none. */
 int lg_loc_of(const struct litmus *l, intptr_t a);

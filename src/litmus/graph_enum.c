@@ -58,25 +58,6 @@ static intptr_t init_value(const struct litmus *l, int loc)
 	return lit_val_value(&v);
 }
 
-static void dom_add(struct lg_domain *d, intptr_t v, int *changed,
-		    int *full)
-{
-	int i = 0;
-
-	while (i < d->n && d->v[i] < v)
-		i++;
-	if (i < d->n && d->v[i] == v)
-		return;
-	if (d->n == LG_MAX_VALS) {
-		*full = 1;
-		return;
-	}
-	memmove(&d->v[i + 1], &d->v[i], (size_t)(d->n - i) * sizeof(d->v[0]));
-	d->v[i] = v;
-	d->n++;
-	*changed = 1;
-}
-
 /*
  * The paths of every process, over values that grow round by round: a
  * value a chain of k stores computes is there after k rounds, and no
@@ -92,14 +73,16 @@ static int grow(struct search *s)
 		s->dom[i].v[0] = init_value(l, i);
 	}
 	for (int round = 0;; round++) {
+		struct lg_domain next[LIT_MAX_LOCS];
 		int changed = 0, full = 0, stores = 0;
 
+		memcpy(next, s->dom, sizeof(next[0]) * (size_t)l->nlocs);
 		s->st->rounds = round + 1;
 		for (int p = 0; p < l->nprocs; p++) {
 			int most = 0;
 
-			if (lg_paths_of(l, p, s->dom, &s->paths[p], s->err,
-					s->errlen))
+			if (lg_paths_of(l, p, s->dom, &s->paths[p], next,
+					s->err, s->errlen))
 				return -1;
 			for (size_t k = 0; k < s->paths[p].n; k++) {
 				const struct lg_path *pa = &s->paths[p].p[k];
@@ -117,16 +100,10 @@ static int grow(struct search *s)
 			bound = stores + 1;
 		if (round + 1 >= bound)
 			return 0;
-		for (int p = 0; p < l->nprocs; p++)
-			for (size_t k = 0; k < s->paths[p].n; k++) {
-				const struct lg_path *pa = &s->paths[p].p[k];
-
-				for (int e = 0; e < pa->nev; e++)
-					if (pa->ev[e].kind == GE_W)
-						dom_add(&s->dom[pa->ev[e].loc],
-							pa->ev[e].val,
-							&changed, &full);
-			}
+		for (int i = 0; i < l->nlocs; i++) {
+			full |= next[i].n == LG_MAX_VALS + 1;
+			changed |= next[i].n != s->dom[i].n;
+		}
 		if (full) {
 			snprintf(s->err, s->errlen, "a location may hold more "
 				 "than %d values", LG_MAX_VALS);
@@ -134,6 +111,7 @@ static int grow(struct search *s)
 		}
 		if (!changed)
 			return 0;
+		memcpy(s->dom, next, sizeof(next[0]) * (size_t)l->nlocs);
 	}
 }
 
@@ -329,7 +307,7 @@ static int orders(struct search *s, struct locset *ls, struct unit *u,
 
 		o->order[0] = (int8_t)ls->w[0];
 		for (int i = 0; i < nu; i++)
-			for (int j = 0; j < u[i].n; j++)
+			for (int j = 0; i != last && j < u[i].n; j++)
 				o->order[m++] = u[i].ev[j];
 		if (last >= 0)
 			for (int j = 0; j < u[last].n; j++)

@@ -30,6 +30,7 @@ struct walk {
 	const struct litmus *l;
 	int proc;
 	const struct lg_domain *dom;
+	struct lg_domain *written;
 	struct lg_path *p;
 	intptr_t regs[LIT_MAX_REGS];
 	uint64_t rdep[LIT_MAX_REGS];	/* the loads each register came from */
@@ -37,6 +38,7 @@ struct walk {
 	int choice[LG_MAX_CHOICES], nchoice[LG_MAX_CHOICES];
 	int depth, pos;
 	int overflow;			/* 1 events, 2 guesses */
+	int poi;			/* herd7's program-order index */
 	jmp_buf drop;			/* the path cannot happen */
 };
 
@@ -130,10 +132,33 @@ static intptr_t load(struct walk *w, int loc, int ann, int atomic,
 	return load_val(w, loc, ann, atomic, adep, guess(w, loc), dep, ev);
 }
 
+/* Add @v to @d, sorted; a full domain gets n LG_MAX_VALS + 1. */
+static void dom_add(struct lg_domain *d, intptr_t v)
+{
+	int i = 0;
+
+	if (d->n > LG_MAX_VALS)
+		return;
+	while (i < d->n && d->v[i] < v)
+		i++;
+	if (i < d->n && d->v[i] == v)
+		return;
+	if (d->n == LG_MAX_VALS) {
+		d->n++;
+		return;
+	}
+	memmove(&d->v[i + 1], &d->v[i], (size_t)(d->n - i) * sizeof(d->v[0]));
+	d->v[i] = v;
+	d->n++;
+}
+
 static void store(struct walk *w, int loc, int ann, int atomic,
 		  intptr_t v, uint64_t adep, uint64_t ddep, int rd)
 {
 	int i = add(w, GE_W, ann, atomic, loc, v, adep, ddep);
+
+	if (w->written)
+		dom_add(&w->written[loc], v);
 
 	if (rd >= 0)
 		w->p->ev[rd].rmw = (int16_t)i;
@@ -357,9 +382,9 @@ static intptr_t call(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 		return 1;
 	}
 	case P_SRCU_LOCK:
-		ri = add(w, GE_SRCU, GA_ONCE, GS_LOCK, loc, 0, d[0], 0);
-		/* herd7's value: distinct per process and position */
-		return (w->proc + 1) * 307 + ri * 599;
+		add(w, GE_SRCU, GA_ONCE, GS_LOCK, loc, 0, d[0], 0);
+		/* herd7's token: from the process and the statement */
+		return (w->proc + 1) * 307 + w->poi * 599;
 	case P_SRCU_UNLOCK:
 		add(w, GE_SRCU, GA_ONCE, GS_UNLOCK, loc, a[1], d[0], d[1]);
 		return 0;
@@ -428,20 +453,44 @@ static intptr_t eval(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 	return 0;
 }
 
+/*
+ * A primitive linux-kernel.def defines as a block ("{ __store...; }"):
+ * herd7 numbers the block and the statement in it, so the statements
+ * after it count one more (the srcu_read_lock token depends on it).
+ */
+static int braced(const struct lit_expr *e)
+{
+	if (e->kind != EX_CALL)
+		return 0;
+	switch (e->idx) {
+	case P_WRITE_ONCE: case P_STORE_RELEASE: case P_RCU_ASSIGN:
+	case P_MB: case P_RMB: case P_WMB: case P_BARRIER:
+	case P_RCU_LOCK: case P_RCU_UNLOCK: case P_SYNC_RCU:
+	case P_SPIN_LOCK: case P_SPIN_UNLOCK: case P_SRCU_UNLOCK:
+	case P_SYNC_SRCU: case P_ATOMIC_SET: case P_ATOMIC_ADD:
+	case P_ATOMIC_SUB: case P_ATOMIC_INC: case P_ATOMIC_DEC:
+		return 1;
+	}
+	return 0;
+}
+
 static void exec(struct walk *w, const struct lit_stmt *s)
 {
 	intptr_t c;
 	uint64_t d;
 
+	w->poi++;
 	switch (s->kind) {
 	case ST_NOP:
 		break;
 	case ST_EXPR:
 		eval(w, s->e, &d);
+		w->poi += braced(s->e);
 		break;
 	case ST_IF: {
 		uint64_t saved = w->ctrl;
 
+		w->poi++;	/* the branches' index */
 		c = eval(w, s->e, &d);
 		w->ctrl |= d;	/* ctrl: to the events of the branch taken */
 		if (c)
@@ -456,6 +505,17 @@ static void exec(struct walk *w, const struct lit_stmt *s)
 			exec(w, s->body[i]);
 		break;
 	}
+}
+
+/* A process's body: its statements, the body's block not numbered. */
+static void exec_body(struct walk *w, const struct lit_stmt *s)
+{
+	if (s->kind != ST_BLOCK) {
+		exec(w, s);
+		return;
+	}
+	for (int i = 0; i < s->n; i++)
+		exec(w, s->body[i]);
 }
 
 static int push(struct lg_paths *out, const struct lg_path *p)
@@ -477,7 +537,7 @@ static int push(struct lg_paths *out, const struct lg_path *p)
 
 int lg_paths_of(const struct litmus *l, int proc,
 		const struct lg_domain *dom, struct lg_paths *out,
-		char *err, size_t errlen)
+		struct lg_domain *written, char *err, size_t errlen)
 {
 	static struct walk w;	/* large: not on the stack */
 	struct lg_path path;
@@ -487,19 +547,21 @@ int lg_paths_of(const struct litmus *l, int proc,
 	w.l = l;
 	w.proc = proc;
 	w.dom = dom;
+	w.written = written;
 	w.p = &path;
 	out->n = 0;
 	for (;;) {
 		path.nev = 0;
 		w.pos = 0;
 		w.ctrl = 0;
+		w.poi = 0;
 		for (int r = 0; r < LIT_MAX_REGS; r++) {
 			w.regs[r] = r < pr->nregs ?
 				    lit_val_value(&pr->reginit[r]) : 0;
 			w.rdep[r] = 0;
 		}
 		if (!setjmp(w.drop)) {
-			exec(&w, pr->body);
+			exec_body(&w, pr->body);
 			memcpy(path.regs, w.regs, sizeof(path.regs));
 			if (push(out, &path)) {
 				snprintf(err, errlen, "P%d has more than %d "
