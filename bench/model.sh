@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/model.sh -- the model's speed (make bench): for every failing
 # built-in page-cache workload with its knob (strategy and depth of
-# tests/model_knobs.c, and the default strategy, random) and every shipped
+# tests/model_knobs.c, and the default strategy, the portfolio) and every shipped
 # failing scenario (its own explore line), the runs and the time to the
 # first detection over seeds 1..20 (median, min, max; elapsed_s of
 # `explore --json`, which leaves out process start-up and PCT's
@@ -16,7 +16,7 @@ PAGERACE=${PAGERACE:-src/pagerace}
 srcdir=${abs_top_srcdir:-.}
 seeds=${1:-20}
 budget=300000
-rbudget=100000	# random on the races PCT needs
+rbudget=100000	# the default strategy (the portfolio)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pr-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 FIXES="-K radix-single-read -K release-no-recheck -K gang-empty-exit"
@@ -56,14 +56,14 @@ detect() {
 	}' "$tmp/d"
 }
 
-echo "Runs and milliseconds to the first failure over $seeds seeds (budget $budget runs; $rbudget for random)."
+echo "Runs and milliseconds to the first failure over $seeds seeds (budget $budget runs; $rbudget for the default strategy)."
 echo
 echo "| workload (strategy)                          | found | runs med | runs min-max    | ms med | ms min-max   | runs/s  |"
 echo "|----------------------------------------------|-------|----------|-----------------|--------|--------------|---------|"
 while read prog knob strat depth; do
 	[ -n "$prog" ] || continue
 	n=$rbudget
-	detect "$prog +$knob (random, default)" $FIXES -K $knob "$prog"
+	detect "$prog +$knob (default: portfolio)" $FIXES -K $knob "$prog"
 	n=
 	[ "$strat" = pct ] &&
 		detect "$prog +$knob (pct d=$depth)" -s pct -d $depth $FIXES -K $knob "$prog"

@@ -18,7 +18,7 @@ first() {	# first FILE ARGS...: executions to the first failure
 	shift
 	"$PAGERACE" explore -q --no-timing -n "$budget" --trace-dir "$tmp" "$@" "$f" \
 		>"$tmp/out" 2>&1
-	run=$(sed -n 's/.*FAILED at run \([0-9]*\).*/\1/p' "$tmp/out" | head -n 1)
+	run=$(sed -n 's/.*FAILED at run #\{0,1\}\([0-9]*\).*/\1/p' "$tmp/out" | head -n 1)
 	if [ -n "$run" ]; then
 		echo $((run + 1))
 	elif grep -q '^coverage: incomplete' "$tmp/out"; then

@@ -143,8 +143,7 @@ against its \`Result:\` line, herd7's verdict under LKMM.
 "Annotated" counts the files whose Result: is Never, Sometimes or Always
 (the DATARACE, Maybe, DEADLOCK and unannotated ones run too, apart).
 
-Host: $host (a machine shared with other sessions: times are upper
-bounds).
+Host: $host (a shared machine: times are upper bounds).
 
 HEAD
 	cat "$tmp/table"

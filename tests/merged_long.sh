@@ -6,8 +6,7 @@
 # PCT depth 3 and 5, RUNS runs each (default 1000000), plus the two
 # 2.6.27 knob scenarios with their knob taken out.  TAP.
 #
-# Measured 2026-12-04 (2 CPUs shared with other sessions), after issue
-# 12's other items landed: 63 TAP lines (9 programs, 10 clean scenarios,
+# Measured 2026-12-04 (2 shared CPUs): 63 TAP lines (9 programs, 10 clean scenarios,
 # 2 knob scenarios, 3 strategies), 1000000 runs each, all clean, in
 # 11 min 50 s wall, 4 min 8 s CPU (`sh tests/merged_long.sh`).
 

@@ -414,15 +414,7 @@ static int location(struct search *s, struct locset *ls)
 
 static int model_allows(struct search *s, int *flags)
 {
-	*flags = 0;
-	switch (s->model) {
-	case GRAPH_SC:
-		return graph_sc(&s->g);
-	case GRAPH_TSO:
-		return graph_tso(&s->g);
-	default:
-		return graph_lkmm(&s->g, flags);
-	}
+	return graph_allows(&s->g, s->model, flags);
 }
 
 static void record(struct search *s)

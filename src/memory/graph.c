@@ -131,8 +131,13 @@ int graph_consistent(const struct graph *g, int model, int *flags)
 {
 	if (flags)
 		*flags = 0;
-	if (!graph_coherent(g))
-		return 0;
+	return graph_coherent(g) && graph_allows(g, model, flags);
+}
+
+int graph_allows(const struct graph *g, int model, int *flags)
+{
+	if (flags)
+		*flags = 0;
 	switch (model) {
 	case GRAPH_SC:
 		return graph_sc(g);

@@ -248,6 +248,10 @@ enum { GRAPH_FLAG_DATARACE = 1, GRAPH_FLAG_BAD_NESTING = 2 };
  * axioms.
  */
 int graph_consistent(const struct graph *g, int model, int *flags);
+/* The same for a graph known coherent (a search that builds only
+ * coherent co and rf): @model's own axioms alone.  A new model is one
+ * more case here and in enum graph_model. */
+int graph_allows(const struct graph *g, int model, int *flags);
 
 /* Coherence (acyclic po-loc | rf | co | fr) and atomicity (no write
  * between an RMW's read and write in co). */

@@ -64,11 +64,11 @@ PR_NO_TSAN static int dependent_nospin(const struct pr_event *a,
  * where S is not known to have put c to sleep on W, or a step between S
  * and w overflowed its effects record, bwake[R] is SIZE_MAX and R keeps
  * rule 3 whole.  tests/strategy_dpor.c ("two wakers", and the generated
- * sleeping-wait programs) rejected the two earlier forms: never
- * reversing the race with w whatever R reads, and reversing it where R
- * and w were otherwise dependent; both missed a waiter's second sleep.
- * The gain is modest (truncate-race under merged, bound 2: 941,299 ->
- * 912,792 executions; bench/RESULTS.md, fourth round).
+ * sleeping-wait programs) rejects two weaker forms: never reversing
+ * the race with w whatever R reads, and reversing it where R and w are
+ * otherwise dependent; both miss a waiter's second sleep.  The gain is
+ * modest (truncate-race under merged, bound 2: 912,792 executions,
+ * 941,299 with rule 3 whole).
  */
 /* Does sleep resumption @i commute with step @k but for its wake-up? */
 PR_NO_TSAN static int waker_commutes(const struct dpor_strategy *d, size_t k,

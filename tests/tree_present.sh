@@ -1,0 +1,56 @@
+#!/bin/sh
+# tests/tree_present.sh -- the tree states the present (TAP): no file of
+# src/, doc/, tests/, bench/, tools/, scenarios/, replay/ or the README
+# names a working branch (h13d), an issue number or a session of work, or
+# narrates what the code did before ("since the fifth session", "before
+# this release", "History:").  What changed and when is git's business;
+# a document says what the code does now and why.  A measurement's date
+# beside its figure is allowed.
+#
+# Each pattern is an extended regular expression matched per line
+# (grep -E); the hits are printed as TAP comments, file:line: text.
+
+. "$(dirname "$0")/tap.sh"
+srcdir=${abs_top_srcdir:-.}
+self=tests/tree_present.sh
+
+# files: the tracked text files of the rooms above (git ls-files where
+# the tree is a checkout, find in a tarball), without this script.
+files() {
+	(cd "$srcdir" || exit 1
+	 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -- src doc tests bench tools scenarios replay README
+	 else
+		find src doc tests bench tools scenarios replay README -type f \
+		    \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.S' \
+		       -o -name '*.sh' -o -name '*.md' -o -name '*.am' \
+		       -o -name '*.scn' -o -name '*.litmus' -o -name '*.[15]' \
+		       -o -name '*.trace' -o -name '*.in' -o -name README \) \
+		    2>/dev/null
+	 fi) | grep -v "^$self\$" | LC_ALL=C sort
+}
+
+# check DESCRIPTION ERE: one TAP test, failing on any line that matches
+check() {
+	hits=$(cd "$srcdir" && files | while read -r f; do
+		[ -f "$f" ] || continue
+		LC_ALL=C grep -InE -- "$2" "$f" /dev/null
+	done)
+	if [ -z "$hits" ]; then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		printf '%s\n' "$hits" | head -80 | sed 's/^/# /'
+	fi
+}
+
+echo "1..4"
+check "no working-branch tag (h13d, h14q)" \
+	'(^|[^[:alnum:]_./-])h[0-9]{1,2}[a-z]{1,2}([^[:alnum:]_-]|$)'
+check "no issue number" \
+	'[Ii]ssues? #?[0-9]+|#[0-9]+ \((issue|bug)\)'
+check "no session or round of work" \
+	'(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|this|that|previous|earlier|next) (session|round)s?([^[:alnum:]]|$)|[Rr]e-searched'
+check "no narrative of past states" \
+	'(Since|Before|Until|As of) (the )?[0-9]{4}-[0-9]{2}-[0-9]{2}|before this (release|commit|change|branch)|^History( under [a-z]+)?:|^#+ History'
+tap_done
