@@ -22,9 +22,12 @@
 #include <stdio.h>
 #include <string.h>
 
+static double deadline;	/* litmus_now() when -t ends the search; 0: none */
+
 static int stop_requested(void)
 {
-	return interrupt_pending() != 0;
+	return interrupt_pending() != 0 ||
+	       (deadline > 0 && litmus_now() >= deadline);
 }
 
 static const char *model_name(int model)
@@ -57,6 +60,7 @@ int litmus_graph_test(const struct litmus_opts *o, const char *path,
 		return EXIT_BADINPUT;
 	}
 	litmus_outcomes_reset(l);
+	deadline = o->time_budget > 0 ? t0 + o->time_budget : 0;
 	if (lg_search(l, model, &st, stop_requested, &complete, err,
 		      sizeof(err))) {
 		if (o->brief)

@@ -47,6 +47,9 @@ struct search {
 	int nls;
 	char *err;
 	size_t errlen;
+	int (*interrupted)(void);	/* asked every 64 polls (stop()) */
+	unsigned polls;
+	int stopped;			/* it said stop: incomplete */
 };
 
 static intptr_t init_value(const struct litmus *l, int loc)
@@ -262,6 +265,16 @@ static int sources(const struct search *s, const struct locset *ls,
 	return 0;
 }
 
+/* Ask the caller's interrupted() every 64 calls; once it says stop,
+ * every loop of the search unwinds and the search is incomplete. */
+static int stop(struct search *s)
+{
+	if (!s->stopped && (++s->polls & 63) == 0 && s->interrupted &&
+	    s->interrupted())
+		s->stopped = 1;
+	return s->stopped;
+}
+
 /* Every read's source, then the coherence check. */
 static int reads(struct search *s, struct locset *ls, struct locopt *o,
 		 int k)
@@ -269,6 +282,8 @@ static int reads(struct search *s, struct locset *ls, struct locopt *o,
 	int src[GRAPH_MAX], n;
 
 	if (k == ls->nr) {
+		if (stop(s))
+			return 0;
 		apply(&s->g, ls, o);
 		if (graph_coherent(&s->g))
 			return push(ls, o);
@@ -284,7 +299,7 @@ static int reads(struct search *s, struct locset *ls, struct locopt *o,
 		return reads(s, ls, o, k + 1);
 	}
 	n = sources(s, ls, ls->r[k], src);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !s->stopped; i++) {
 		o->rf[k] = (int8_t)src[i];
 		if (reads(s, ls, o, k + 1))
 			return -1;
@@ -316,7 +331,7 @@ static int orders(struct search *s, struct locset *ls, struct unit *u,
 	}
 	if (k == last)
 		return orders(s, ls, u, nu, k + 1, last, o);
-	for (int i = k; i < nu; i++) {
+	for (int i = k; i < nu && !s->stopped; i++) {
 		struct unit t;
 
 		if (i == last)
@@ -458,7 +473,7 @@ static void product(struct search *s, int k)
 
 	if (k == s->nls) {
 		s->st->candidates++;
-		if (!model_allows(s, &flags))
+		if (stop(s) || !model_allows(s, &flags))
 			return;
 		s->st->executions++;
 		if (flags & GRAPH_FLAG_DATARACE)
@@ -466,7 +481,7 @@ static void product(struct search *s, int k)
 		record(s);
 		return;
 	}
-	for (size_t i = 0; i < s->ls[k].nopt; i++) {
+	for (size_t i = 0; i < s->ls[k].nopt && !s->stopped; i++) {
 		apply(&s->g, &s->ls[k], &s->ls[k].opt[i]);
 		product(s, k + 1);
 	}
@@ -487,6 +502,7 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 	s.st = st;
 	s.err = err;
 	s.errlen = errlen;
+	s.interrupted = interrupted;
 	*complete = 0;
 	if (grow(&s))
 		goto out;
@@ -501,7 +517,7 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 	for (;;) {
 		int stuck = 0, none = 0;
 
-		if (interrupted && interrupted())
+		if (s.stopped || (interrupted && interrupted()))
 			break;
 		st->combinations++;
 		for (int p = 0; p < l->nprocs; p++)
@@ -526,11 +542,15 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 				none = 1;	/* no coherent choice */
 			s.nls++;
 		}
+		if (s.stopped)
+			break;
 		if (stuck) {
 			st->stuck++;
 		} else if (!none) {
 			rel_zero(&s.g.co, s.g.n);
 			product(&s, 0);
+			if (s.stopped)
+				break;
 		}
 		/* the next combination of paths */
 		{

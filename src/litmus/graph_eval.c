@@ -18,6 +18,15 @@
  * was computed from.  An access's address gives addr, a store's value
  * data, an if's condition ctrl to the events of the branch it takes
  * (herd7's C semantics: not to those after the if).
+ *
+ * While the domains grow (@written), a load may also read a value
+ * outside its location's domain, "unknown" (the UNK bit of a value's
+ * dependencies): an if on an unknown value takes both branches, an
+ * unknown address ends the path, and a store of an unknown value adds
+ * nothing to a domain.  Such a path is never an execution (it is not
+ * returned), but the known values it stores are harvested: a value that
+ * only a branch on a not-yet-known value leads to (LB through a hidden
+ * control dependency) enters its domain, and the next round reads it.
  */
 #include "litmus/graph.h"
 
@@ -39,6 +48,7 @@ struct walk {
 	int depth, pos;
 	int overflow;			/* 1 events, 2 guesses */
 	int poi;			/* herd7's program-order index */
+	int unk;			/* the path read an unknown value */
 	jmp_buf drop;			/* the path cannot happen */
 };
 
@@ -97,11 +107,15 @@ static void fence(struct walk *w, int f)
 	add(w, GE_F, GA_ONCE, f, -1, 0, 0, 0);
 }
 
-static int loc_at(struct walk *w, intptr_t a)
+/* A value's dependencies include an unknown value (local events < 63). */
+#define UNK REL_BIT(63)
+#define UNK_STANDIN ((intptr_t)0x5eed1ee7)	/* what arithmetic sees */
+
+static int loc_at(struct walk *w, intptr_t a, uint64_t adep)
 {
 	int loc = lg_loc_of(w->l, a);
 
-	if (loc < 0)
+	if (loc < 0 || (adep & UNK))
 		longjmp(w->drop, 1);	/* not a location: no such execution */
 	return loc;
 }
@@ -126,10 +140,29 @@ static intptr_t guess(struct walk *w, int loc)
 	return d->v[choose(w, d->n)];
 }
 
+/* A load that guesses its value: a domain value, or while the domains
+ * grow also the unknown one. */
 static intptr_t load(struct walk *w, int loc, int ann, int atomic,
 		     uint64_t adep, uint64_t *dep, int *ev)
 {
-	return load_val(w, loc, ann, atomic, adep, guess(w, loc), dep, ev);
+	const struct lg_domain *d = &w->dom[loc];
+	int c = choose(w, d->n + (w->written != NULL));
+	intptr_t v;
+
+	if (c < d->n)
+		return load_val(w, loc, ann, atomic, adep, d->v[c], dep, ev);
+	w->unk = 1;
+	v = load_val(w, loc, ann, atomic, adep, UNK_STANDIN, dep, ev);
+	*dep |= UNK;
+	return v;
+}
+
+/* A condition's truth; both, one path each, when it is unknown. */
+static int truth(struct walk *w, intptr_t c, uint64_t dep)
+{
+	if (dep & UNK)
+		return choose(w, 2) == 0;
+	return c != 0;
 }
 
 /* Add @v to @d, sorted; a full domain gets n LG_MAX_VALS + 1. */
@@ -157,7 +190,7 @@ static void store(struct walk *w, int loc, int ann, int atomic,
 {
 	int i = add(w, GE_W, ann, atomic, loc, v, adep, ddep);
 
-	if (w->written)
+	if (w->written && !(ddep & UNK))
 		dom_add(&w->written[loc], v);
 
 	if (rd >= 0)
@@ -261,7 +294,7 @@ static intptr_t call(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 		pos = 0;
 	}
 	if (pos >= 0)
-		loc = loc_at(w, a[pos]);
+		loc = loc_at(w, a[pos], d[pos]);
 	*dep = 0;
 	switch (e->idx) {
 	case P_READ_ONCE: case P_RCU_DEREF: case P_ATOMIC_READ:
@@ -419,7 +452,7 @@ static intptr_t eval(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 			int and = e->op == ('&' | '&' << 8);
 
 			*dep = da;
-			if (and ? !a : !!a)
+			if (and ? !truth(w, a, da) : truth(w, a, da))
 				return !and;
 			b = eval(w, e->b, &db);
 			*dep |= db;
@@ -430,7 +463,8 @@ static intptr_t eval(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 		return arith(w, e->op, a, b);
 	case EX_COND:
 		a = eval(w, e->a, &da);
-		b = a ? eval(w, e->b, &db) : eval(w, e->c, &db);
+		b = truth(w, a, da) ? eval(w, e->b, &db) :
+				       eval(w, e->c, &db);
 		*dep = da | db;
 		return b;
 	case EX_ASSIGN:
@@ -440,13 +474,13 @@ static intptr_t eval(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 			w->rdep[e->a->idx] = da;
 		} else {
 			b = eval(w, e->a->a, &db);
-			store(w, loc_at(w, b), GA_PLAIN, 0, a, db, da, -1);
+			store(w, loc_at(w, b, db), GA_PLAIN, 0, a, db, da, -1);
 		}
 		*dep = da;
 		return a;
 	case EX_DEREF:
 		b = eval(w, e->a, &db);
-		return load(w, loc_at(w, b), GA_PLAIN, 0, db, dep, NULL);
+		return load(w, loc_at(w, b, db), GA_PLAIN, 0, db, dep, NULL);
 	case EX_CALL:
 		return call(w, e, dep);
 	}
@@ -493,7 +527,7 @@ static void exec(struct walk *w, const struct lit_stmt *s)
 		w->poi++;	/* the branches' index */
 		c = eval(w, s->e, &d);
 		w->ctrl |= d;	/* ctrl: to the events of the branch taken */
-		if (c)
+		if (truth(w, c, d))
 			exec(w, s->then);
 		else if (s->els)
 			exec(w, s->els);
@@ -552,6 +586,7 @@ int lg_paths_of(const struct litmus *l, int proc,
 	out->n = 0;
 	for (;;) {
 		path.nev = 0;
+		w.unk = 0;
 		w.pos = 0;
 		w.ctrl = 0;
 		w.poi = 0;
@@ -563,7 +598,7 @@ int lg_paths_of(const struct litmus *l, int proc,
 		if (!setjmp(w.drop)) {
 			exec_body(&w, pr->body);
 			memcpy(path.regs, w.regs, sizeof(path.regs));
-			if (push(out, &path)) {
+			if (!w.unk && push(out, &path)) {
 				snprintf(err, errlen, "P%d has more than %d "
 					 "paths", proc, LG_MAX_PATHS);
 				return -1;
