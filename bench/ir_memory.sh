@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/ir_memory.sh -- instructions per step under sc, tso and weak
-# (bench/RESULTS.md, "Weak memory: instructions per step"):
+# (bench/RESULTS.md, "Memory models per step"):
 # (Ir(2N) - Ir(N)) / (steps(2N) - steps(N)) under valgrind's cachegrind
 # without cache simulation, which cancels start-up.  B: bench_memory
 # (default bench/bench_memory; run on a stripped copy, as valgrind 3.19

@@ -44,13 +44,30 @@ check() {
 	fi
 }
 
-echo "1..4"
-check "no working-branch tag (h13d, h14q)" \
-	'(^|[^[:alnum:]_./-])h[0-9]{1,2}[a-z]{1,2}([^[:alnum:]_-]|$)'
-check "no issue number" \
-	'[Ii]ssues? #?[0-9]+|#[0-9]+ \((issue|bug)\)'
-check "no session or round of work" \
-	'(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|this|that|previous|earlier|next) (session|round)s?([^[:alnum:]]|$)|[Rr]e-searched'
-check "no narrative of past states" \
-	'(Since|Before|Until|As of) (the )?[0-9]{4}-[0-9]{2}-[0-9]{2}|before this (release|commit|change|branch)|^History( under [a-z]+)?:|^#+ History'
+tag='(^|[^[:alnum:]_./-])h[0-9]{1,2}[a-z]{1,2}([^[:alnum:]_-]|$)'
+issue='[Ii]ssues? #?[0-9]+|#[0-9]+ \((issue|bug)\)'
+session='(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|this|that|previous|earlier) (session|round)s?([^[:alnum:]]|$)|[Rr]e-searched'
+past='(Since|Before|Until|As of) (the )?[0-9]{4}-[0-9]{2}-[0-9]{2}|before this (release|commit|change|branch)|^History( under [a-z]+)?:|^#+ History'
+
+echo "1..5"
+check "no working-branch tag (h13d, h14q)" "$tag"
+check "no issue number" "$issue"
+check "no session or round of work" "$session"
+check "no narrative of past states" "$past"
+
+# The patterns catch what they are for: each planted line is a hit, and
+# the lines the tree does say are not.
+tap_tmp present
+printf '%s\n' 'measured on h14q' 'see issue 14' 'since the fifth session' \
+	'Since 2026-12-05 the walk' >"$tmp/planted"
+printf '%s\n' 'the page#3 and node#7 ids' 'h2 headings, 2-h' \
+	'the next round of guesses' 'measured 2026-12-05 (2 CPUs)' >"$tmp/clean"
+hits=0
+for re in "$tag" "$issue" "$session" "$past"; do
+	hits=$((hits + $(LC_ALL=C grep -cE -- "$re" "$tmp/planted")))
+done
+LC_ALL=C grep -qE -- "$tag|$issue|$session|$past" "$tmp/clean"
+clean=$?
+[ "$hits" -eq 4 ] && [ "$clean" -eq 1 ]
+ok $? "the patterns find 4 planted lines and none of 4 present-tense ones"
 tap_done

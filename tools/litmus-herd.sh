@@ -13,6 +13,8 @@
 #   HERD_LIBDIR herd7's libdir (cos-opt.cat, cross.cat), if not built in
 #   LITMUS_JOBS tests side by side (default 2)
 #   HERD_TIMEOUT seconds per test and tool (default 20)
+#   HERD_DOC    markdown files to put the summary in (tools/herd-table.sh;
+#               `make litmus-herd`: doc/litmus.md and bench/RESULTS.md)
 #   OUT         the table (default: stdout), one line a test:
 #               file  verdict  pagerace-states  herd7-states  ms-pagerace
 #               ms-herd7  missing  extra
@@ -128,6 +130,11 @@ tr '\n' '\0' <"$tmp/list" |
 	xargs -0 -P "$jobs" -I{} bash -c 'one "$1"' _ {} >"$tmp/table"
 LC_ALL=C sort "$tmp/table" >"$tmp/sorted"
 if [ -n "${OUT:-}" ]; then cp "$tmp/sorted" "$OUT"; else cat "$tmp/sorted"; fi
+if [ -n "${HERD_DOC:-}" ]; then
+	# shellcheck disable=SC2086
+	sh "$srcdir/tools/herd-table.sh" "$tmp/sorted" \
+		"${HERD_COMMAND:-make litmus-herd}" $HERD_DOC >/dev/null
+fi
 awk -F'\t' '{ n[$2]++; t++ } END {
 	printf "litmus-herd: %d tests: %d same, %d symbolic, %d differ, %d pagerace-fail, %d herd-fail\n",
 		t, n["same"], n["symbolic"], n["differ"], n["pagerace-fail"], n["herd-fail"] > "/dev/stderr"
