@@ -41,6 +41,7 @@ struct lg_domain {
 struct lg_paths {
 	struct lg_path *p;
 	size_t n, cap;
+	int most_stores;	/* of any walk, an unknown value's too */
 };
 
 /*

@@ -47,6 +47,7 @@ struct search {
 	int nls;
 	char *err;
 	size_t errlen;
+	int8_t pos[GRAPH_MAX];		/* a write's place in the co order */
 	int (*interrupted)(void);	/* asked every 64 polls (stop()) */
 	unsigned polls;
 	int stopped;			/* it said stop: incomplete */
@@ -82,23 +83,13 @@ static int grow(struct search *s)
 		memcpy(next, s->dom, sizeof(next[0]) * (size_t)l->nlocs);
 		s->st->rounds = round + 1;
 		for (int p = 0; p < l->nprocs; p++) {
-			int most = 0;
-
 			if (lg_paths_of(l, p, s->dom, &s->paths[p], next,
 					s->err, s->errlen))
 				return -1;
-			for (size_t k = 0; k < s->paths[p].n; k++) {
-				const struct lg_path *pa = &s->paths[p].p[k];
-				int nst = 0;
-
-				for (int e = 0; e < pa->nev; e++)
-					nst += pa->ev[e].kind == GE_W;
-				if (nst > most)
-					most = nst;
-			}
-			stores += most;
+			stores += s->paths[p].most_stores;
 		}
-		/* paths store more as locations hold more values */
+		/* paths store more as locations hold more values (a walk
+		 * that read an unknown value shows the stores to come) */
 		if (stores + 1 > bound)
 			bound = stores + 1;
 		if (round + 1 >= bound)
@@ -275,6 +266,39 @@ static int stop(struct search *s)
 	return s->stopped;
 }
 
+/*
+ * Can read @k of @ls read from write @c under the co order in s->pos,
+ * given the sources of the reads before it?  The four coherence shapes
+ * against its own process's accesses to the location (CoWR: not older
+ * than a po-earlier write; CoRW: older than a po-later one; CoRR: not
+ * older than a po-earlier read's source) and atomicity (an RMW's read
+ * reads its write's immediate co-predecessor).  Each is a cycle of
+ * po-loc, rf, co and fr, so the pruning loses no coherent choice;
+ * graph_coherent still checks each whole choice.
+ */
+static int may_read(const struct search *s, const struct locset *ls,
+		    const struct locopt *o, int k, int c)
+{
+	const struct gev *e = &s->g.ev[ls->r[k]];
+	int r = ls->r[k];
+
+	for (int i = 1; i < ls->nw; i++) {
+		int w = ls->w[i];
+
+		if (s->g.ev[w].proc != e->proc)
+			continue;
+		if (w < r ? s->pos[c] < s->pos[w] : s->pos[c] >= s->pos[w])
+			return 0;
+	}
+	for (int j = 0; j < k; j++)
+		if (s->g.ev[ls->r[j]].proc == e->proc &&
+		    s->pos[o->rf[j]] > s->pos[c])
+			return 0;
+	if (e->rmw >= 0 && s->pos[c] != s->pos[e->rmw] - 1)
+		return 0;
+	return 1;
+}
+
 /* Every read's source, then the coherence check. */
 static int reads(struct search *s, struct locset *ls, struct locopt *o,
 		 int k)
@@ -296,10 +320,14 @@ static int reads(struct search *s, struct locset *ls, struct locopt *o,
 		for (int i = 1; i < ls->nw; i++)
 			if (o->order[i] == lkw)
 				o->rf[k] = o->order[i - 1];
+		if (!may_read(s, ls, o, k, o->rf[k]))
+			return 0;
 		return reads(s, ls, o, k + 1);
 	}
 	n = sources(s, ls, ls->r[k], src);
 	for (int i = 0; i < n && !s->stopped; i++) {
+		if (!may_read(s, ls, o, k, src[i]))
+			continue;
 		o->rf[k] = (int8_t)src[i];
 		if (reads(s, ls, o, k + 1))
 			return -1;
@@ -327,6 +355,16 @@ static int orders(struct search *s, struct locset *ls, struct unit *u,
 		if (last >= 0)
 			for (int j = 0; j < u[last].n; j++)
 				o->order[m++] = u[last].ev[j];
+		for (int j = 0; j < m; j++)
+			s->pos[o->order[j]] = (int8_t)j;
+		/* CoWW: a process's writes in its program order */
+		for (int i = 1; i < ls->nw; i++)
+			for (int j = i + 1; j < ls->nw; j++)
+				if (s->g.ev[ls->w[i]].proc ==
+				    s->g.ev[ls->w[j]].proc &&
+				    (ls->w[i] < ls->w[j]) !=
+				    (s->pos[ls->w[i]] < s->pos[ls->w[j]]))
+					return 0;
 		return reads(s, ls, o, 0);
 	}
 	if (k == last)

@@ -584,6 +584,7 @@ int lg_paths_of(const struct litmus *l, int proc,
 	w.written = written;
 	w.p = &path;
 	out->n = 0;
+	out->most_stores = 0;
 	for (;;) {
 		path.nev = 0;
 		w.unk = 0;
@@ -596,7 +597,13 @@ int lg_paths_of(const struct litmus *l, int proc,
 			w.rdep[r] = 0;
 		}
 		if (!setjmp(w.drop)) {
+			int nst = 0;
+
 			exec_body(&w, pr->body);
+			for (int e = 0; e < path.nev; e++)
+				nst += path.ev[e].kind == GE_W;
+			if (nst > out->most_stores)
+				out->most_stores = nst;
 			memcpy(path.regs, w.regs, sizeof(path.regs));
 			if (!w.unk && push(out, &path)) {
 				snprintf(err, errlen, "P%d has more than %d "
