@@ -125,6 +125,21 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+void litmus_print_states(const struct litmus *l)
+{
+	printf("  final states (%zu; '*' satisfies the condition):\n",
+	       litmus_noutcomes(l));
+	for (size_t i = 0; i < litmus_noutcomes(l); i++) {
+		char buf[1024];
+		uint64_t n;
+		int holds;
+
+		litmus_outcome(l, i, buf, sizeof(buf), &n, &holds);
+		printf("  %c %-50s %llu\n", holds ? '*' : ' ', buf,
+		       (unsigned long long)n);
+	}
+}
+
 double litmus_now(void)
 {
 	struct timespec ts;
@@ -432,17 +447,7 @@ searched:
 		printf("litmus %s (%s): %d CPUs, memory %s\n", litmus_name(l),
 		       path, litmus_nprocs(l), o->memory);
 		printf("  %s\n", cov_text);
-		printf("  final states (%zu; '*' satisfies the condition):\n",
-		       litmus_noutcomes(l));
-		for (size_t i = 0; i < litmus_noutcomes(l); i++) {
-			char buf[1024];
-			uint64_t n;
-			int holds;
-
-			litmus_outcome(l, i, buf, sizeof(buf), &n, &holds);
-			printf("  %c %-50s %llu\n", holds ? '*' : ' ', buf,
-			       (unsigned long long)n);
-		}
+		litmus_print_states(l);
 		if (stuck)
 			printf("  %llu execution%s never finished (a deadlock: "
 			       "no final state)\n", (unsigned long long)stuck,

@@ -29,6 +29,9 @@ struct litmus_opts {
 };
 
 double litmus_now(void);	/* monotonic seconds */
+/* The report's "final states" list: each state, '*' where the
+ * condition holds, and how many executions ended in it. */
+void litmus_print_states(const struct litmus *l);
 /* The run stopped at the memory model's limit (too many CPUs). */
 int litmus_model_too_big(const struct pr_run_result *res);
 /* Save run @run's schedule @rec as a trace; its path in @path. */

@@ -121,17 +121,7 @@ int litmus_graph_test(const struct litmus_opts *o, const char *path,
 		printf("litmus %s (%s): %d CPUs, memory %s\n", litmus_name(l),
 		       path, litmus_nprocs(l), model_name(model));
 		printf("  %s\n", cov);
-		printf("  final states (%zu; '*' satisfies the condition):\n",
-		       litmus_noutcomes(l));
-		for (size_t i = 0; i < litmus_noutcomes(l); i++) {
-			char buf[1024];
-			uint64_t n;
-			int holds;
-
-			litmus_outcome(l, i, buf, sizeof(buf), &n, &holds);
-			printf("  %c %-50s %llu\n", holds ? '*' : ' ', buf,
-			       (unsigned long long)n);
-		}
+		litmus_print_states(l);
 		if (st.stuck)
 			printf("  %llu path combination%s deadlock (no final "
 			       "state)\n", (unsigned long long)st.stuck,

@@ -201,29 +201,11 @@ static intptr_t eval(struct walk *w, const struct lit_expr *e, uint64_t *dep);
 
 static intptr_t arith(struct walk *w, int op, intptr_t a, intptr_t b)
 {
-	char o[3] = { (char)(op & 0xff), (char)(op >> 8), 0 };
-	uintptr_t ua = (uintptr_t)a, ub = (uintptr_t)b;
+	intptr_t r;
 
-	if (!strcmp(o, "+")) return (intptr_t)(ua + ub);
-	if (!strcmp(o, "-")) return (intptr_t)(ua - ub);
-	if (!strcmp(o, "*")) return (intptr_t)(ua * ub);
-	if (!strcmp(o, "/") || !strcmp(o, "%")) {
-		if (b == 0 || (b == -1 && a == INTPTR_MIN))
-			longjmp(w->drop, 1);
-		return o[0] == '/' ? a / b : a % b;
-	}
-	if (!strcmp(o, "&")) return a & b;
-	if (!strcmp(o, "|")) return a | b;
-	if (!strcmp(o, "^")) return a ^ b;
-	if (!strcmp(o, "<<")) return (intptr_t)(ua << (ub & 63));
-	if (!strcmp(o, ">>")) return a >> (ub & 63);
-	if (!strcmp(o, "==")) return a == b;
-	if (!strcmp(o, "!=")) return a != b;
-	if (!strcmp(o, "<")) return a < b;
-	if (!strcmp(o, "<=")) return a <= b;
-	if (!strcmp(o, ">")) return a > b;
-	if (!strcmp(o, ">=")) return a >= b;
-	return 0;
+	if (lit_binop(op, a, b, &r))
+		longjmp(w->drop, 1);	/* a division fault: no execution */
+	return r;
 }
 
 /* The read and write annotations of an RMW of flavour @lk. */
@@ -281,18 +263,7 @@ static intptr_t call(struct walk *w, const struct lit_expr *e, uint64_t *dep)
 
 	for (int i = 0; i < e->nargs; i++)
 		a[i] = eval(w, e->args[i], &d[i]);
-	switch (e->idx) {
-	case P_ATOMIC_ADD: case P_ATOMIC_SUB: case P_ATOMIC_ADD_RETURN:
-	case P_ATOMIC_SUB_RETURN: case P_ATOMIC_FETCH_ADD:
-	case P_ATOMIC_FETCH_SUB: case P_ATOMIC_SUB_AND_TEST:
-		pos = 1;
-		break;
-	case P_MB: case P_RMB: case P_WMB: case P_BARRIER: case P_RCU_LOCK:
-	case P_RCU_UNLOCK: case P_SYNC_RCU:
-		break;
-	default:
-		pos = 0;
-	}
+	pos = lit_prim_loc_arg(e->idx);
 	if (pos >= 0)
 		loc = loc_at(w, a[pos], d[pos]);
 	*dep = 0;

@@ -326,6 +326,8 @@ intptr_t lit_val_value(const struct lit_val *v);
 /* interp.c: location @loc's address as the program sees it; a value as
  * a final state records it (an address becomes its location). */
 intptr_t lit_loc_address(int loc);
+int lit_binop(int op, intptr_t a, intptr_t b, intptr_t *out);
+int lit_prim_loc_arg(int idx);
 struct lit_val lit_canonical(const struct litmus *l, intptr_t v);
 /* prims.c: does primitive @code return the value it loads?  What it
  * loads at cell @c (the field and its size)? */

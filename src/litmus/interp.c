@@ -150,32 +150,48 @@ int lit_direct_load(const struct lit_expr *e)
 	       lit_access_free(e->args[0]);
 }
 
-static intptr_t binop(int proc, int op, intptr_t a, intptr_t b)
+/*
+ * A binary operator of the litmus dialect on two values (C's, in
+ * two's complement); -1 for a division by zero or INTPTR_MIN / -1.
+ * Shared by the run engine and the graph engine (graph_eval.c).
+ */
+int lit_binop(int op, intptr_t a, intptr_t b, intptr_t *out)
 {
 	char o[3] = { (char)(op & 0xff), (char)(op >> 8), 0 };
 	uintptr_t ua = (uintptr_t)a, ub = (uintptr_t)b;
+	intptr_t r = 0;
 
-	if (!strcmp(o, "+")) return (intptr_t)(ua + ub);
-	if (!strcmp(o, "-")) return (intptr_t)(ua - ub);
-	if (!strcmp(o, "*")) return (intptr_t)(ua * ub);
 	if (!strcmp(o, "/") || !strcmp(o, "%")) {
 		if (b == 0 || (b == -1 && a == INTPTR_MIN))
-			pr_fail("litmus-arith", NULL, "P%d divides %lld by %lld",
-				proc, (long long)a, (long long)b);
-		return o[0] == '/' ? a / b : a % b;
+			return -1;
+		r = o[0] == '/' ? a / b : a % b;
 	}
-	if (!strcmp(o, "&")) return a & b;
-	if (!strcmp(o, "|")) return a | b;
-	if (!strcmp(o, "^")) return a ^ b;
-	if (!strcmp(o, "<<")) return (intptr_t)(ua << (ub & 63));
-	if (!strcmp(o, ">>")) return a >> (ub & 63);
-	if (!strcmp(o, "==")) return a == b;
-	if (!strcmp(o, "!=")) return a != b;
-	if (!strcmp(o, "<")) return a < b;
-	if (!strcmp(o, "<=")) return a <= b;
-	if (!strcmp(o, ">")) return a > b;
-	if (!strcmp(o, ">=")) return a >= b;
+	else if (!strcmp(o, "+")) r = (intptr_t)(ua + ub);
+	else if (!strcmp(o, "-")) r = (intptr_t)(ua - ub);
+	else if (!strcmp(o, "*")) r = (intptr_t)(ua * ub);
+	else if (!strcmp(o, "&")) r = a & b;
+	else if (!strcmp(o, "|")) r = a | b;
+	else if (!strcmp(o, "^")) r = a ^ b;
+	else if (!strcmp(o, "<<")) r = (intptr_t)(ua << (ub & 63));
+	else if (!strcmp(o, ">>")) r = a >> (ub & 63);
+	else if (!strcmp(o, "==")) r = a == b;
+	else if (!strcmp(o, "!=")) r = a != b;
+	else if (!strcmp(o, "<")) r = a < b;
+	else if (!strcmp(o, "<=")) r = a <= b;
+	else if (!strcmp(o, ">")) r = a > b;
+	else if (!strcmp(o, ">=")) r = a >= b;
+	*out = r;
 	return 0;
+}
+
+static intptr_t binop(int proc, int op, intptr_t a, intptr_t b)
+{
+	intptr_t r;
+
+	if (lit_binop(op, a, b, &r))
+		pr_fail("litmus-arith", NULL, "P%d divides %lld by %lld",
+			proc, (long long)a, (long long)b);
+	return r;
 }
 
 /*

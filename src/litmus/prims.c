@@ -221,6 +221,22 @@ static void lit_smp_wmb(void)
 	smp_wmb();
 }
 
+/* Which argument of primitive @idx names its location (atomic_add(i, v):
+ * the second); -1 for the fences and RCU primitives, which have none. */
+int lit_prim_loc_arg(int idx)
+{
+	switch (idx) {
+	case P_ATOMIC_ADD: case P_ATOMIC_SUB: case P_ATOMIC_ADD_RETURN:
+	case P_ATOMIC_SUB_RETURN: case P_ATOMIC_FETCH_ADD:
+	case P_ATOMIC_FETCH_SUB: case P_ATOMIC_SUB_AND_TEST:
+		return 1;
+	case P_MB: case P_RMB: case P_WMB: case P_BARRIER: case P_RCU_LOCK:
+	case P_RCU_UNLOCK: case P_SYNC_RCU:
+		return -1;
+	}
+	return 0;
+}
+
 /* The atomic_t operations, one function each so sites name them. */
 static int lit_atomic_read(atomic_t *v) { return atomic_read(v); }
 static void lit_atomic_set(atomic_t *v, int i) { atomic_set(v, i); }
@@ -249,18 +265,7 @@ intptr_t lit_prim_call(struct litmus *l, int proc, intptr_t *regs,
 		a[i] = lit_eval(l, proc, regs, e->args[i]);
 		t[i] = lit_dep_end(proc, saved);
 	}
-	switch (e->idx) {
-	case P_ATOMIC_ADD: case P_ATOMIC_SUB: case P_ATOMIC_ADD_RETURN:
-	case P_ATOMIC_SUB_RETURN: case P_ATOMIC_FETCH_ADD:
-	case P_ATOMIC_FETCH_SUB: case P_ATOMIC_SUB_AND_TEST:
-		pos = 1;	/* atomic_add(i, v) */
-		break;
-	case P_MB: case P_RMB: case P_WMB: case P_BARRIER: case P_RCU_LOCK:
-	case P_RCU_UNLOCK: case P_SYNC_RCU:
-		break;
-	default:
-		pos = 0;
-	}
+	pos = lit_prim_loc_arg(e->idx);
 	if (pos >= 0) {
 		c = lit_cell_of(l, proc, a[pos]);
 		/* An address dependency (interp.c); a store performed early
