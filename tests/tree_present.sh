@@ -18,7 +18,7 @@ self=tests/tree_present.sh
 # the tree is a checkout, find in a tarball), without this script.
 files() {
 	(cd "$srcdir" || exit 1
-	 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	 if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
 		git ls-files -- src doc tests bench tools scenarios replay README
 	 else
 		find src doc tests bench tools scenarios replay README -type f \
