@@ -7,7 +7,8 @@
 # Prints the section (a summary row per corpus, then every test whose
 # sets are not the same) and, for each FILE.md given, puts it between the
 # file's "<!-- herd begin -->" and "<!-- herd end -->" lines (appended
-# when the file has none).  A corpus is the folder a test's path names
+# when the file has none): the whole section in the first file, the
+# summary and a pointer to the first in the others.  A corpus is the folder a test's path names
 # after ".../litmus/" (auto, manual) or "catalogue" for herdtools7's.
 
 set -u
@@ -59,6 +60,8 @@ trap 'rm -rf "$tmp"' EXIT
 				v[c, "pagerace-fail"], v[c, "herd-fail"],
 				med(p, c, m[c]), med(h, c, m[c]), mx[c]
 	}' "$tsv" | LC_ALL=C sort
+} >"$tmp/summary"
+{
 	echo
 	echo "Tests whose sets are not the same (states: pagerace / herd7; missing: herd7's states pagerace lacks; extra: the reverse):"
 	echo
@@ -77,14 +80,20 @@ trap 'rm -rf "$tmp"' EXIT
 		f = $1; sub(/.*\/(litmus|linux\/tests)\//, "", f)
 		printf "| `%s` | %s | %s / %s | %s | %s | %s / %s | %s |\n", f, $2, $3, $4, $7, $8, $5, $6, why($1, $2)
 	}' "$tsv"
-} >"$tmp/section"
+} >"$tmp/tests"
+cat "$tmp/summary" "$tmp/tests" >"$tmp/section"
 cat "$tmp/section"
+# The first file gets the tests that differ too, the others a pointer.
+first=${1:-}
+{ cat "$tmp/summary"; echo; echo "The tests whose sets are not the same, and why: ${first:-doc/litmus.md}."; } >"$tmp/short"
 
 for md in "$@"; do
 	[ -f "$md" ] || continue
 	grep -q '^<!-- herd begin -->' "$md" ||
 		printf '\n<!-- herd begin -->\n<!-- herd end -->\n' >>"$md"
-	awk -v sec="$tmp/section" '
+	sec=$tmp/short
+	[ "$md" = "$first" ] && sec=$tmp/section
+	awk -v sec="$sec" '
 	/^<!-- herd begin -->/ { print; print ""; while ((getline l < sec) > 0) print l; print ""; skip = 1; next }
 	/^<!-- herd end -->/ { skip = 0 }
 	!skip { print }' "$md" >"$md.tmp.$$" && mv "$md.tmp.$$" "$md"
