@@ -126,6 +126,10 @@ int litmus_graph_test(const struct litmus_opts *o, const char *path,
 			printf("  %llu path combination%s deadlock (no final "
 			       "state)\n", (unsigned long long)st.stuck,
 			       st.stuck == 1 ? "" : "s");
+		if (st.repeats)
+			printf("  %llu execution%s repeat a graph explored "
+			       "before\n", (unsigned long long)st.repeats,
+			       st.repeats == 1 ? "" : "s");
 		if (st.races)
 			printf("  %llu execution%s flagged data-race\n",
 			       (unsigned long long)st.races,

@@ -26,6 +26,7 @@
 #define LG_MAX_VALS	32	/* values one location may hold */
 #define LG_MAX_PATHS	(1 << 16)	/* paths of one process */
 #define LG_MAX_CHOICES	64	/* guesses along one path */
+#define LG_MAX_SIGS	(1 << 20)	/* graph signatures kept */
 
 struct lg_path {
 	int nev;
@@ -70,6 +71,10 @@ struct lg_stats {
 	uint64_t races;		/* consistent graphs flagged data-race */
 	uint64_t paths;		/* paths over every process */
 	int rounds;		/* rounds of value growth */
+	uint64_t repeats;	/* consistent graphs met before (0: each
+				 * explored once; checked up to
+				 * LG_MAX_SIGS executions) */
+	int repeats_checked;	/* every execution's graph was compared */
 };
 
 /*

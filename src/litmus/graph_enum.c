@@ -48,6 +48,9 @@ struct search {
 	char *err;
 	size_t errlen;
 	int8_t pos[GRAPH_MAX];		/* a write's place in the co order */
+	uint64_t *sig;			/* each execution's graph signature */
+	size_t nsig, capsig;
+	int sig_off;			/* past LG_MAX_SIGS, or out of memory */
 	int (*interrupted)(void);	/* asked every 64 polls (stop()) */
 	unsigned polls;
 	int stopped;			/* it said stop: incomplete */
@@ -504,6 +507,59 @@ static void record(struct search *s)
 	lit_outcome_record(l, st, lit_cond_eval(l->cond, st));
 }
 
+/*
+ * A signature of the whole graph: every event (kind, annotation,
+ * process, location, value), its reads-from source and its row of co
+ * (FNV-1a, 64 bits).  Two executions of one search with one signature
+ * would be the same graph explored twice.
+ */
+static uint64_t signature(const struct graph *g)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	const uint64_t prime = UINT64_C(0x100000001b3);
+
+	for (int i = 0; i < g->n; i++) {
+		const struct gev *e = &g->ev[i];
+		uint64_t w[4] = {
+			(uint64_t)e->kind | (uint64_t)e->ann << 8 |
+			(uint64_t)e->sub << 16 | (uint64_t)e->proc << 24 |
+			(uint64_t)(uint16_t)e->loc << 32,
+			(uint64_t)e->val, (uint64_t)(int64_t)g->rf[i],
+			g->co.r[i] };
+
+		for (int k = 0; k < 4; k++)
+			for (int b = 0; b < 64; b += 8)
+				h = (h ^ ((w[k] >> b) & 0xff)) * prime;
+	}
+	return h;
+}
+
+static void remember(struct search *s)
+{
+	if (s->sig_off)
+		return;
+	if (s->nsig == s->capsig) {
+		size_t cap = s->capsig ? 2 * s->capsig : 256;
+		uint64_t *n = cap > LG_MAX_SIGS ? NULL :
+			      realloc(s->sig, cap * sizeof(*n));
+
+		if (!n) {
+			s->sig_off = 1;
+			return;
+		}
+		s->sig = n;
+		s->capsig = cap;
+	}
+	s->sig[s->nsig++] = signature(&s->g);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Every product of the locations' choices. */
 static void product(struct search *s, int k)
 {
@@ -514,6 +570,7 @@ static void product(struct search *s, int k)
 		if (stop(s) || !model_allows(s, &flags))
 			return;
 		s->st->executions++;
+		remember(s);
 		if (flags & GRAPH_FLAG_DATARACE)
 			s->st->races++;
 		record(s);
@@ -603,7 +660,12 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 		}
 	}
 	rc = 0;
+	qsort(s.sig, s.nsig, sizeof(*s.sig), cmp_u64);
+	for (size_t i = 1; i < s.nsig; i++)
+		st->repeats += s.sig[i] == s.sig[i - 1];
+	st->repeats_checked = !s.sig_off;
 out:
+	free(s.sig);
 	for (int p = 0; p < LIT_MAX_PROCS; p++)
 		free(s.paths[p].p);
 	for (int i = 0; i < LIT_MAX_LOCS; i++)
