@@ -48,6 +48,12 @@ struct search {
 	char *err;
 	size_t errlen;
 	int8_t pos[GRAPH_MAX];		/* a write's place in the co order */
+	/* each path's values by location: bit i of w (r) if it writes
+	 * (reads) the location's i-th domain value; paths[p].p[k]'s run
+	 * from vm[p][vo[p][k]] to vm[p][vo[p][k + 1]] */
+	struct vmask { int loc; uint64_t w, r; } *vm[LIT_MAX_PROCS];
+	size_t *vo[LIT_MAX_PROCS];
+	uint64_t initbit[LIT_MAX_LOCS];
 	uint64_t *sig;			/* each execution's graph signature */
 	size_t nsig, capsig;
 	int sig_off;			/* past LG_MAX_SIGS, or out of memory */
@@ -110,6 +116,127 @@ static int grow(struct search *s)
 			return 0;
 		memcpy(s->dom, next, sizeof(next[0]) * (size_t)l->nlocs);
 	}
+}
+
+static int value_bit(const struct lg_domain *d, intptr_t v)
+{
+	int lo = 0, hi = d->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (d->v[mid] == v)
+			return mid;
+		if (d->v[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/*
+ * The values each path reads and writes, by location (vm, vo), so that
+ * a combination of paths in which some load reads a value nobody
+ * writes is dropped before its graph is built.  Lock events count as
+ * writes of 1 (lock) and 0 (unlock); lock reads are left to location().
+ */
+static int value_masks(struct search *s)
+{
+	const struct litmus *l = s->l;
+
+	for (int i = 0; i < l->nlocs; i++) {
+		int b = value_bit(&s->dom[i], init_value(l, i));
+
+		s->initbit[i] = b >= 0 ? REL_BIT(b) : 0;
+	}
+	for (int p = 0; p < l->nprocs; p++) {
+		const struct lg_paths *ps = &s->paths[p];
+		size_t n = 0, cap = 0;
+
+		s->vo[p] = malloc((ps->n + 1) * sizeof(*s->vo[p]));
+		if (!s->vo[p])
+			return -1;
+		for (size_t k = 0; k < ps->n; k++) {
+			const struct lg_path *pa = &ps->p[k];
+
+			s->vo[p][k] = n;
+			for (int e = 0; e < pa->nev; e++) {
+				const struct gev *ev = &pa->ev[e];
+				uint64_t *m;
+				int b;
+				size_t j;
+
+				if (ev->loc < 0)
+					continue;
+				for (j = s->vo[p][k]; j < n; j++)
+					if (s->vm[p][j].loc == ev->loc)
+						break;
+				if (j == n) {
+					if (n == cap) {
+						struct vmask *nv;
+
+						cap = cap ? 2 * cap : 64;
+						nv = realloc(s->vm[p], cap *
+							     sizeof(*nv));
+						if (!nv)
+							return -1;
+						s->vm[p] = nv;
+					}
+					s->vm[p][n].loc = ev->loc;
+					s->vm[p][n].w = s->vm[p][n].r = 0;
+					n++;
+				}
+				switch (ev->kind) {
+				case GE_W: m = &s->vm[p][j].w;
+					   b = value_bit(&s->dom[ev->loc], ev->val);
+					   break;
+				case GE_LKW: m = &s->vm[p][j].w;
+					   b = value_bit(&s->dom[ev->loc], 1);
+					   break;
+				case GE_UL: m = &s->vm[p][j].w;
+					   b = value_bit(&s->dom[ev->loc], 0);
+					   break;
+				case GE_R: m = &s->vm[p][j].r;
+					   b = value_bit(&s->dom[ev->loc], ev->val);
+					   break;
+				default:
+					continue;
+				}
+				if (b >= 0)
+					*m |= REL_BIT(b);
+			}
+		}
+		s->vo[p][ps->n] = n;
+	}
+	return 0;
+}
+
+/* Does every load of the picked paths read a value some store of
+ * theirs, or the initial state, gives its location? */
+static int values_possible(const struct search *s, const size_t *idx)
+{
+	uint64_t w[LIT_MAX_LOCS], r[LIT_MAX_LOCS];
+	int seen[LIT_MAX_LOCS], nseen = 0;
+	uint64_t used = 0;	/* locations seen (LIT_MAX_LOCS is 64) */
+
+	for (int p = 0; p < s->l->nprocs; p++)
+		for (size_t j = s->vo[p][idx[p]]; j < s->vo[p][idx[p] + 1]; j++) {
+			const struct vmask *m = &s->vm[p][j];
+
+			if (!(used & REL_BIT(m->loc))) {
+				used |= REL_BIT(m->loc);
+				w[m->loc] = s->initbit[m->loc];
+				r[m->loc] = 0;
+				seen[nseen++] = m->loc;
+			}
+			w[m->loc] |= m->w;
+			r[m->loc] |= m->r;
+		}
+	for (int i = 0; i < nseen; i++)
+		if (r[seen[i]] & ~w[seen[i]])
+			return 0;
+	return 1;
 }
 
 /* The graph of the picked paths: initial writes, then each process. */
@@ -460,6 +587,15 @@ static int location(struct search *s, struct locset *ls)
 			u[nu++].n = 1;
 		}
 	}
+	/* a read no write gives its value to: no coherent choice at all,
+	 * whatever the order (a lock read's source is the order's) */
+	for (int k = 0; k < ls->nr; k++) {
+		int src[GRAPH_MAX];
+
+		if (g->ev[ls->r[k]].kind != GE_LKR &&
+		    !sources(s, ls, ls->r[k], src))
+			return 0;
+	}
 	/* alone: no other location's choices in the graph */
 	rel_zero(&g->co, g->n);
 	for (int i = 0; i < g->n; i++)
@@ -609,12 +745,18 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 			goto out;
 		}
 	}
+	if (value_masks(&s)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
 	for (;;) {
 		int stuck = 0, none = 0;
 
 		if (s.stopped || (interrupted && interrupted()))
 			break;
 		st->combinations++;
+		if (!values_possible(&s, idx))
+			goto next;
 		for (int p = 0; p < l->nprocs; p++)
 			s.pick[p] = &s.paths[p].p[idx[p]];
 		if (build(&s))
@@ -647,7 +789,7 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 			if (s.stopped)
 				break;
 		}
-		/* the next combination of paths */
+next:		/* the next combination of paths */
 		{
 			int p = l->nprocs - 1;
 
@@ -666,6 +808,10 @@ int lg_search(struct litmus *l, int model, struct lg_stats *st,
 	st->repeats_checked = !s.sig_off;
 out:
 	free(s.sig);
+	for (int p = 0; p < LIT_MAX_PROCS; p++) {
+		free(s.vm[p]);
+		free(s.vo[p]);
+	}
 	for (int p = 0; p < LIT_MAX_PROCS; p++)
 		free(s.paths[p].p);
 	for (int i = 0; i < LIT_MAX_LOCS; i++)
