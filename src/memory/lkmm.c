@@ -141,14 +141,16 @@ static void sections(struct rel *c, const struct graph *g, int srcu,
 {
 	int stack[GRAPH_MAX], sp;
 
-	rel_zero(c, g->n);
-	for (int p = 0; p < GE_INIT; p++) {
-		int seen = 0;
+	uint64_t procs = 0;	/* the processes with events (ids < 64) */
 
-		for (int i = 0; i < g->n && !seen; i++)
-			seen = g->ev[i].proc == p;
-		if (!seen)
+	rel_zero(c, g->n);
+	for (int i = 0; i < g->n; i++)
+		if (g->ev[i].proc < 64)
+			procs |= REL_BIT(g->ev[i].proc);
+	for (int p = 0; procs; p++) {
+		if (!(procs & REL_BIT(p)))
 			continue;
+		procs &= ~REL_BIT(p);
 		sp = 0;
 		for (int i = 0; i < g->n; i++) {
 			const struct gev *e = &g->ev[i];
