@@ -248,6 +248,8 @@ static int plain(const struct lk *k, const struct graph *g, int *race)
 	struct rel xb, vis, t, u, v, rmbf, wpre, rpre, wpost, rpost, ww, wr,
 		   rwx, pre, a, b, c;
 
+	if (!k->plain)		/* pre-race (below) is empty */
+		return 1;
 	/* xbstar = (hb | pb | rb)* */
 	rel_or(&xb, &k->hb, &k->pb, n);
 	rel_or(&xb, &xb, &k->rb, n);
@@ -455,9 +457,15 @@ int graph_lkmm(const struct graph *g, int *flags)
 	k.pbs = k.pb;
 	rel_star(&k.pbs, n);
 
-	/* RCU */
+	/* RCU: every base case of rcu-order holds a grace period, so with
+	 * none rcu-order, rcu-fence and rb are empty (the SRCU nesting is
+	 * still checked) */
 	sections(&rcs, g, 0, &bad);
 	sections(&srcs, g, 1, &bad);
+	if (!(sync | ssync)) {
+		rel_zero(&k.rb, n);
+		goto plain_accesses;
+	}
 	rel_inverse(&rsi, &rcs, n);
 	rel_inverse(&srsi, &srcs, n);
 	rel_restrict(&rgp, &k.id, sync, sync, n);
@@ -477,6 +485,7 @@ int graph_lkmm(const struct graph *g, int *flags)
 	if (!rel_irreflexive(&k.rb, n))
 		return 0;
 
+plain_accesses:
 	if (!plain(&k, g, &race))
 		return 0;
 	if (flags)
