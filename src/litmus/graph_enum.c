@@ -245,7 +245,9 @@ static int build(struct search *s)
 	struct litmus *l = s->l;
 	struct graph *g = &s->g;
 	uint64_t used = 0;
+	static uint64_t gen;	/* the events of each built graph differ */
 
+	g->gen = ++gen;
 	for (int p = 0; p < l->nprocs; p++)
 		for (int e = 0; e < s->pick[p]->nev; e++)
 			if (s->pick[p]->ev[e].loc >= 0 &&

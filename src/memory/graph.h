@@ -81,6 +81,11 @@ struct graph {
 	struct rel co;			/* coherence: a strict total order of
 					 * each location's writes (GE_W,
 					 * GE_LKW, GE_UL), transitive */
+	uint64_t gen;			/* 0, or a number that changes
+					 * whenever n or ev do: a model may
+					 * keep what follows from the events
+					 * alone while it stays (rf and co
+					 * may change) */
 };
 
 /* ---- the relation algebra ---- */

@@ -75,7 +75,9 @@ static void deps(struct lk *k, const struct graph *g)
 		}
 }
 
-static void base(struct lk *k, const struct graph *g)
+/* What follows from the events alone: sets, po, loc, int, ext and the
+ * dependencies. */
+static void base_events(struct lk *k, const struct graph *g)
 {
 	int n = k->n = g->n;
 	uint64_t lockev;
@@ -123,6 +125,26 @@ static void base(struct lk *k, const struct graph *g)
 	graph_int(g, &k->in);
 	for (int i = 0; i < n; i++)
 		k->ext.r[i] = ~k->in.r[i] & k->all;
+	deps(k, g);
+}
+
+/*
+ * The base relations of @g.  The part from the events alone is kept for
+ * the next graph with the same events (g->gen: a search checks many rf
+ * and co choices of one set of events); one check at a time.
+ */
+static void base(struct lk *k, const struct graph *g)
+{
+	static struct lk events;
+	static uint64_t events_gen;
+	int n;
+
+	if (!g->gen || g->gen != events_gen) {
+		base_events(&events, g);
+		events_gen = g->gen;
+	}
+	*k = events;
+	n = k->n;
 	graph_rf(g, &k->rf);
 	rel_and(&k->rfe, &k->rf, &k->ext, n);
 	rel_and(&k->rfi, &k->rf, &k->in, n);
@@ -130,7 +152,6 @@ static void base(struct lk *k, const struct graph *g)
 	rel_and(&k->coe, &k->co, &k->ext, n);
 	graph_fr(g, &k->rf, &k->fr);
 	rel_and(&k->fre, &k->fr, &k->ext, n);
-	deps(k, g);
 }
 
 /* rcu-rscs / srcu-rscs: each outermost-or-nested section's lock to its
