@@ -25,6 +25,10 @@ struct lk {
 		   rmw, addr, data, ctrl;
 	struct rel strong, nonrw, fence, cumul, prop, hb, hbs, pb, pbs,
 		   rcu_fence, rb;
+	/* from the events alone (base_fences) */
+	struct rel acqpo, porel, rmb, wmb, mb0, gp, dep, rwdep, addrwmb,
+		   depm, ulmb;
+	uint64_t sync, ssync;
 };
 
 /* c = a? (a | id) */
@@ -74,6 +78,8 @@ static void deps(struct lk *k, const struct graph *g)
 				rel_add(&k->ctrl, i, j);
 		}
 }
+
+static void base_fences(struct lk *k, const struct graph *g);
 
 /* What follows from the events alone: sets, po, loc, int, ext and the
  * dependencies. */
@@ -126,6 +132,7 @@ static void base_events(struct lk *k, const struct graph *g)
 	for (int i = 0; i < n; i++)
 		k->ext.r[i] = ~k->in.r[i] & k->all;
 	deps(k, g);
+	base_fences(k, g);
 }
 
 /*
@@ -354,86 +361,106 @@ static int plain(const struct lk *k, const struct graph *g, int *race)
 	return 1;
 }
 
+/* The fences and dependencies of linux-kernel.cat that follow from the
+ * events alone (graph_lkmm adds the parts that read rf or co). */
+static void base_fences(struct lk *k, const struct graph *g)
+{
+	int n = k->n;
+	uint64_t M = k->M, W = k->W;
+	struct rel t, u, v;
+
+	/* acq-po, po-rel */
+	rel_restrict(&k->acqpo, &k->po, k->acq, M, n);
+	rel_restrict(&k->porel, &k->po, M, k->rel, n);
+	/* rmb, wmb, mb */
+	fencerel(&t, k, graph_fences(g, GF_RMB));
+	rel_restrict(&k->rmb, &t, k->R & ~k->noret, k->R & ~k->noret, n);
+	fencerel(&t, k, graph_fences(g, GF_WMB));
+	rel_restrict(&k->wmb, &t, W, W, n);
+	fencerel(&t, k, graph_fences(g, GF_MB));
+	rel_restrict(&k->mb0, &t, M, M, n);
+	/* [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M] */
+	fencerel(&t, k, graph_fences(g, GF_BEFORE_ATOMIC));
+	rel_restrict(&t, &t, M, k->rmwset, n);
+	rel_seq(&u, &t, &k->poq, n);
+	rel_restrict(&u, &u, k->all, M, n);
+	rel_or(&k->mb0, &k->mb0, &u, n);
+	/* [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M] */
+	fencerel(&t, k, graph_fences(g, GF_AFTER_ATOMIC));
+	rel_restrict(&t, &t, k->rmwset, M, n);
+	rel_restrict(&u, &k->poq, M, k->all, n);
+	rel_seq(&v, &u, &t, n);
+	rel_or(&k->mb0, &k->mb0, &v, n);
+	/* [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M] */
+	fencerel(&t, k, graph_fences(g, GF_AFTER_SPINLOCK));
+	rel_restrict(&t, &t, graph_kind(g, GE_LKW), M, n);
+	rel_seq(&v, &u, &t, n);
+	rel_or(&k->mb0, &k->mb0, &v, n);
+	/* [LKW] ; fencerel(After-unlock-lock) ; [M]: graph_lkmm puts
+	 * [M] ; po ; [UL] ; (co | po) before it */
+	fencerel(&t, k, graph_fences(g, GF_AFTER_UNLOCK_LOCK));
+	rel_restrict(&k->ulmb, &t, graph_kind(g, GE_LKW), M, n);
+	/* gp = po ; [Sync-rcu | Sync-srcu] ; po? */
+	k->sync = graph_fences(g, GF_SYNC_RCU);
+	k->ssync = 0;
+	for (int i = 0; i < n; i++)
+		if (g->ev[i].kind == GE_SRCU && g->ev[i].sub == GS_SYNC)
+			k->ssync |= REL_BIT(i);
+	rel_restrict(&t, &k->po, k->all, k->sync | k->ssync, n);
+	rel_seq(&k->gp, &t, &k->poq, n);
+	/* ppo's parts: rwdep, addr ; [Plain] ; wmb, dep ; [Marked] */
+	rel_or(&k->dep, &k->addr, &k->data, n);
+	rel_or(&t, &k->dep, &k->ctrl, n);
+	rel_restrict(&k->rwdep, &t, k->all, W, n);
+	rel_restrict(&t, &k->addr, k->all, k->plain, n);
+	rel_seq(&k->addrwmb, &t, &k->wmb, n);
+	rel_restrict(&k->depm, &k->dep, k->all, k->marked, n);
+}
+
 int graph_lkmm(const struct graph *g, int *flags)
 {
 	struct lk k;
-	struct rel t, u, v, mb, gp, wmb, rmb, acqpo, porel, pul, dep, ppo,
-		   ow, tow, tor, rcs, srcs, rsi, srsi, rgp, sgp, link, ord;
+	struct rel t, u, v, mb, wmb, porel, pul, ppo, ow, tow, tor, rcs, srcs,
+		   rsi, srsi, rgp, sgp, link, ord;
 	int n, bad = 0, race = 0;
-	uint64_t W, M, sync, ssync;
+	uint64_t M, sync, ssync;
 
 	base(&k, g);
 	n = k.n;
-	W = k.W;
 	M = k.M;
 
-	/* acq-po, po-rel, po-unlock-rf-lock-po */
-	rel_restrict(&acqpo, &k.po, k.acq, M, n);
-	rel_restrict(&porel, &k.po, M, k.rel, n);
+	/* po-unlock-rf-lock-po */
 	rel_restrict(&t, &k.rf, graph_kind(g, GE_UL), graph_kind(g, GE_LKR), n);
 	seq3(&pul, &k.po, &t, &k.po, n);
-
-	/* rmb, wmb, mb */
-	fencerel(&t, &k, graph_fences(g, GF_RMB));
-	rel_restrict(&rmb, &t, k.R & ~k.noret, k.R & ~k.noret, n);
-	fencerel(&t, &k, graph_fences(g, GF_WMB));
-	rel_restrict(&wmb, &t, W, W, n);
-	fencerel(&t, &k, graph_fences(g, GF_MB));
-	rel_restrict(&mb, &t, M, M, n);
-	/* [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M] */
-	fencerel(&t, &k, graph_fences(g, GF_BEFORE_ATOMIC));
-	rel_restrict(&t, &t, M, k.rmwset, n);
-	rel_seq(&u, &t, &k.poq, n);
-	rel_restrict(&u, &u, k.all, M, n);
-	rel_or(&mb, &mb, &u, n);
-	/* [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M] */
-	fencerel(&t, &k, graph_fences(g, GF_AFTER_ATOMIC));
-	rel_restrict(&t, &t, k.rmwset, M, n);
-	rel_restrict(&u, &k.poq, M, k.all, n);
-	rel_seq(&v, &u, &t, n);
-	rel_or(&mb, &mb, &v, n);
-	/* [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M] */
-	fencerel(&t, &k, graph_fences(g, GF_AFTER_SPINLOCK));
-	rel_restrict(&t, &t, graph_kind(g, GE_LKW), M, n);
-	rel_seq(&v, &u, &t, n);
-	rel_or(&mb, &mb, &v, n);
-	/* [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock)
-	 * ; [M] */
-	fencerel(&t, &k, graph_fences(g, GF_AFTER_UNLOCK_LOCK));
-	rel_restrict(&t, &t, graph_kind(g, GE_LKW), M, n);
-	rel_or(&v, &k.co, &k.po, n);
-	rel_restrict(&v, &v, graph_kind(g, GE_UL), graph_kind(g, GE_LKW), n);
-	rel_seq(&u, &v, &t, n);
-	rel_restrict(&v, &k.po, M, k.all, n);
-	rel_seq(&t, &v, &u, n);
-	rel_or(&mb, &mb, &t, n);
-	/* gp = po ; [Sync-rcu | Sync-srcu] ; po? */
-	sync = graph_fences(g, GF_SYNC_RCU);
-	ssync = 0;
-	for (int i = 0; i < n; i++)
-		if (g->ev[i].kind == GE_SRCU && g->ev[i].sub == GS_SYNC)
-			ssync |= REL_BIT(i);
-	rel_restrict(&t, &k.po, k.all, sync | ssync, n);
-	rel_seq(&gp, &t, &k.poq, n);
-	rel_or(&k.strong, &mb, &gp, n);
+	/* mb: the fences (base_fences), and [M] ; po ; [UL] ; (co | po) ;
+	 * [LKW] ; fencerel(After-unlock-lock) ; [M] */
+	mb = k.mb0;
+	if (!rel_empty(&k.ulmb, n)) {
+		rel_or(&v, &k.co, &k.po, n);
+		rel_restrict(&v, &v, graph_kind(g, GE_UL),
+			     graph_kind(g, GE_LKW), n);
+		rel_seq(&u, &v, &k.ulmb, n);
+		rel_restrict(&v, &k.po, M, k.all, n);
+		rel_seq(&t, &v, &u, n);
+		rel_or(&mb, &mb, &t, n);
+	}
+	sync = k.sync;
+	ssync = k.ssync;
+	rel_or(&k.strong, &mb, &k.gp, n);
 	/* nonrw-fence, fence */
-	rel_or(&k.nonrw, &k.strong, &porel, n);
-	rel_or(&k.nonrw, &k.nonrw, &acqpo, n);
-	rel_or(&k.fence, &k.nonrw, &wmb, n);
-	rel_or(&k.fence, &k.fence, &rmb, n);
+	rel_or(&k.nonrw, &k.strong, &k.porel, n);
+	rel_or(&k.nonrw, &k.nonrw, &k.acqpo, n);
+	rel_or(&k.fence, &k.nonrw, &k.wmb, n);
+	rel_or(&k.fence, &k.fence, &k.rmb, n);
+	porel = k.porel;
+	wmb = k.wmb;
 
 	/* ppo */
-	rel_or(&dep, &k.addr, &k.data, n);
-	rel_or(&t, &dep, &k.ctrl, n);
-	rel_restrict(&tow, &t, k.all, W, n);		/* rwdep */
 	rel_or(&ow, &k.co, &k.fr, n);
 	rel_and(&t, &ow, &k.in, n);
-	rel_or(&tow, &tow, &t, n);
-	rel_restrict(&t, &k.addr, k.all, k.plain, n);
-	rel_seq(&u, &t, &wmb, n);
-	rel_or(&tow, &tow, &u, n);
-	rel_restrict(&t, &dep, k.all, k.marked, n);
-	rel_seq(&u, &t, &k.rfi, n);
+	rel_or(&tow, &k.rwdep, &t, n);
+	rel_or(&tow, &tow, &k.addrwmb, n);
+	rel_seq(&u, &k.depm, &k.rfi, n);
 	rel_or(&tor, &k.addr, &u, n);
 	rel_or(&ppo, &tor, &tow, n);
 	rel_or(&ppo, &ppo, &k.fence, n);
