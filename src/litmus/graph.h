@@ -34,6 +34,13 @@ struct lg_path {
 	intptr_t regs[LIT_MAX_REGS];
 };
 
+/*
+ * The order of a domain's values: numbers by value, then the locations'
+ * addresses by location (so that no order depends on where the
+ * locations are in memory).
+ */
+int lg_value_cmp(const struct litmus *l, intptr_t a, intptr_t b);
+
 struct lg_domain {
 	intptr_t v[LG_MAX_VALS];	/* sorted */
 	int n;

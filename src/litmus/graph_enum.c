@@ -118,16 +118,18 @@ static int grow(struct search *s)
 	}
 }
 
-static int value_bit(const struct lg_domain *d, intptr_t v)
+static int value_bit(const struct litmus *l, const struct lg_domain *d,
+		     intptr_t v)
 {
 	int lo = 0, hi = d->n - 1;
 
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
+		int c = lg_value_cmp(l, d->v[mid], v);
 
-		if (d->v[mid] == v)
+		if (!c)
 			return mid;
-		if (d->v[mid] < v)
+		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
@@ -146,7 +148,7 @@ static int value_masks(struct search *s)
 	const struct litmus *l = s->l;
 
 	for (int i = 0; i < l->nlocs; i++) {
-		int b = value_bit(&s->dom[i], init_value(l, i));
+		int b = value_bit(l, &s->dom[i], init_value(l, i));
 
 		s->initbit[i] = b >= 0 ? REL_BIT(b) : 0;
 	}
@@ -189,16 +191,16 @@ static int value_masks(struct search *s)
 				}
 				switch (ev->kind) {
 				case GE_W: m = &s->vm[p][j].w;
-					   b = value_bit(&s->dom[ev->loc], ev->val);
+					   b = value_bit(l, &s->dom[ev->loc], ev->val);
 					   break;
 				case GE_LKW: m = &s->vm[p][j].w;
-					   b = value_bit(&s->dom[ev->loc], 1);
+					   b = value_bit(l, &s->dom[ev->loc], 1);
 					   break;
 				case GE_UL: m = &s->vm[p][j].w;
-					   b = value_bit(&s->dom[ev->loc], 0);
+					   b = value_bit(l, &s->dom[ev->loc], 0);
 					   break;
 				case GE_R: m = &s->vm[p][j].r;
-					   b = value_bit(&s->dom[ev->loc], ev->val);
+					   b = value_bit(l, &s->dom[ev->loc], ev->val);
 					   break;
 				default:
 					continue;
@@ -648,22 +650,26 @@ static void record(struct search *s)
 
 /*
  * A signature of the whole graph: every event (kind, annotation,
- * process, location, value), its reads-from source and its row of co
- * (FNV-1a, 64 bits).  Two executions of one search with one signature
- * would be the same graph explored twice.
+ * process, location, value -- an address as its location), its
+ * reads-from source and its row of co (FNV-1a, 64 bits).  Two
+ * executions of one search with one signature would be the same graph
+ * explored twice.
  */
-static uint64_t signature(const struct graph *g)
+static uint64_t signature(const struct search *s)
 {
+	const struct graph *g = &s->g;
 	uint64_t h = UINT64_C(0xcbf29ce484222325);
 	const uint64_t prime = UINT64_C(0x100000001b3);
 
 	for (int i = 0; i < g->n; i++) {
 		const struct gev *e = &g->ev[i];
+		struct lit_val v = lit_canonical(s->l, e->val);
 		uint64_t w[4] = {
 			(uint64_t)e->kind | (uint64_t)e->ann << 8 |
 			(uint64_t)e->sub << 16 | (uint64_t)e->proc << 24 |
-			(uint64_t)(uint16_t)e->loc << 32,
-			(uint64_t)e->val, (uint64_t)(int64_t)g->rf[i],
+			(uint64_t)(uint16_t)e->loc << 32 |
+			(uint64_t)(v.is_addr != 0) << 48,
+			(uint64_t)v.v, (uint64_t)(int64_t)g->rf[i],
 			g->co.r[i] };
 
 		for (int k = 0; k < 4; k++)
@@ -689,7 +695,7 @@ static void remember(struct search *s)
 		s->sig = n;
 		s->capsig = cap;
 	}
-	s->sig[s->nsig++] = signature(&s->g);
+	s->sig[s->nsig++] = signature(s);
 }
 
 static int cmp_u64(const void *a, const void *b)

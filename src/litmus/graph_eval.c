@@ -165,14 +165,24 @@ static int truth(struct walk *w, intptr_t c, uint64_t dep)
 	return c != 0;
 }
 
-/* Add @v to @d, sorted; a full domain gets n LG_MAX_VALS + 1. */
-static void dom_add(struct lg_domain *d, intptr_t v)
+int lg_value_cmp(const struct litmus *l, intptr_t a, intptr_t b)
+{
+	struct lit_val x = lit_canonical(l, a), y = lit_canonical(l, b);
+
+	if (x.is_addr != y.is_addr)
+		return x.is_addr < y.is_addr ? -1 : 1;
+	return x.v < y.v ? -1 : x.v > y.v;
+}
+
+/* Add @v to @d in lg_value_cmp's order; a full domain gets n
+ * LG_MAX_VALS + 1. */
+static void dom_add(const struct litmus *l, struct lg_domain *d, intptr_t v)
 {
 	int i = 0;
 
 	if (d->n > LG_MAX_VALS)
 		return;
-	while (i < d->n && d->v[i] < v)
+	while (i < d->n && lg_value_cmp(l, d->v[i], v) < 0)
 		i++;
 	if (i < d->n && d->v[i] == v)
 		return;
@@ -191,7 +201,7 @@ static void store(struct walk *w, int loc, int ann, int atomic,
 	int i = add(w, GE_W, ann, atomic, loc, v, adep, ddep);
 
 	if (w->written && !(ddep & UNK))
-		dom_add(&w->written[loc], v);
+		dom_add(w->l, &w->written[loc], v);
 
 	if (rd >= 0)
 		w->p->ev[rd].rmw = (int16_t)i;
