@@ -119,8 +119,8 @@ int lg_stop(struct search *s)
  * reads its write's immediate co-predecessor).  Each is a cycle of
  * po-loc, rf, co and fr, so the pruning loses no coherent choice; and
  * with co a total order of the location's writes they are all that
- * coherence asks (uniproc), so what passes is coherent: graph_coherent
- * need not be asked.
+ * coherence asks (uniproc), so what passes is coherent and atomic:
+ * what graph_allows (memory/graph.h) takes for granted.
  */
 static int may_read(const struct search *s, const struct locset *ls,
 		    const struct locopt *o, int k, int c)

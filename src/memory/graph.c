@@ -94,46 +94,6 @@ void graph_rmw(const struct graph *g, struct rel *rmw)
 			rel_add(rmw, i, g->ev[i].rmw);
 }
 
-/*
- * linux-kernel.cat: "acyclic po-loc | com as coherence" and "empty rmw &
- * (fre ; coe) as atomic"; sc and tso ask the same (SC per location and
- * RMW atomicity hold under every model pagerace has).
- */
-int graph_coherent(const struct graph *g)
-{
-	struct rel po, loc, rf, fr, com, rmw, ext, t1, t2;
-	int n = g->n;
-
-	graph_po(g, &po);
-	graph_loc(g, &loc);
-	rel_and(&po, &po, &loc, n);
-	graph_rf(g, &rf);
-	graph_fr(g, &rf, &fr);
-	rel_or(&com, &rf, &g->co, n);
-	rel_or(&com, &com, &fr, n);
-	rel_or(&com, &com, &po, n);
-	if (!rel_acyclic(&com, n))
-		return 0;
-	/* atomic: fre ; coe */
-	graph_int(g, &ext);
-	for (int i = 0; i < n; i++)
-		ext.r[i] = ~ext.r[i] & (n == 64 ? ~UINT64_C(0) :
-					REL_BIT(n) - 1);
-	rel_and(&t1, &fr, &ext, n);
-	rel_and(&t2, &g->co, &ext, n);
-	rel_seq(&com, &t1, &t2, n);
-	graph_rmw(g, &rmw);
-	rel_and(&com, &com, &rmw, n);
-	return rel_empty(&com, n);
-}
-
-int graph_consistent(const struct graph *g, int model, int *flags)
-{
-	if (flags)
-		*flags = 0;
-	return graph_coherent(g) && graph_allows(g, model, flags);
-}
-
 int graph_allows(const struct graph *g, int model, int *flags)
 {
 	if (flags)

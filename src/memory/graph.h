@@ -246,21 +246,15 @@ enum graph_model { GRAPH_SC = 0, GRAPH_TSO, GRAPH_LKMM };
 enum { GRAPH_FLAG_DATARACE = 1, GRAPH_FLAG_BAD_NESTING = 2 };
 
 /*
- * Does @model allow @g?  @flags, when not NULL, gets the flags a
- * consistent graph raises (lkmm only).  Every model checks coherence
- * and atomicity the same way (graph.c, graph_coherent); sc then asks
- * for one total order, tso for x86-TSO's, lkmm for linux-kernel.cat's
- * axioms.
+ * Does @model allow @g, a graph whose co and rf are coherent and atomic
+ * (linux-kernel.cat's "coherence" and "atomic", the same under every
+ * model; the search builds only such graphs, litmus/graph_loc.c)?  sc
+ * then asks for one total order, tso for x86-TSO's, lkmm for
+ * linux-kernel.cat's other axioms.  @flags, when not NULL, gets the
+ * flags a consistent graph raises (lkmm only).  A new model is one
+ * more case here and in enum graph_model.
  */
-int graph_consistent(const struct graph *g, int model, int *flags);
-/* The same for a graph known coherent (a search that builds only
- * coherent co and rf): @model's own axioms alone.  A new model is one
- * more case here and in enum graph_model. */
 int graph_allows(const struct graph *g, int model, int *flags);
-
-/* Coherence (acyclic po-loc | rf | co | fr) and atomicity (no write
- * between an RMW's read and write in co). */
-int graph_coherent(const struct graph *g);
 
 int graph_sc(const struct graph *g);
 int graph_tso(const struct graph *g);
